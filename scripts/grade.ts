@@ -1,0 +1,149 @@
+// npm run grade: grades an implementation of the katas and reports per kata and per level.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { integerFlag, parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
+import { PROJECT_ROOT, resolveImplRoot } from "./lib/impl-root.ts";
+import { listKatas, selectKatas, type Kata } from "./lib/grader/katas.ts";
+import { hashFiles, loadManifest, type KataManifest, type Manifest } from "./lib/grader/manifest.ts";
+import { htmlReport } from "./lib/grader/report-html.ts";
+import { jsonReport, type RunInfo } from "./lib/grader/report-json.ts";
+import { junitReport } from "./lib/grader/report-junit.ts";
+import { failures, nextSteps, styleFor, table } from "./lib/grader/report-terminal.ts";
+import { gradeKata, type KataRun } from "./lib/grader/run-kata.ts";
+import { score } from "./lib/grader/score.ts";
+
+const FLAGS: Record<string, FlagSpec> = {
+  impl: { value: true, valueName: "DIR", description: "code to grade: katas (default), solutions, or another checkout" },
+  kata: { value: true, valueName: "LIST", description: "grade only these katas: 1,3 or 01-regex-dispatch" },
+  json: { value: true, valueName: "FILE", description: "write Exercism results.json v3 (+ score fields)" },
+  junit: { value: true, valueName: "FILE", description: "write JUnit XML for CI systems" },
+  html: { value: true, valueName: "FILE", description: "write a self-contained HTML report with a chart per kata" },
+  seed: { value: true, valueName: "N", description: "fast-check seed, to replay a run exactly" },
+  "min-score": { value: true, valueName: "N", description: "exit 1 when the overall score is below N" },
+  timeout: { value: true, valueName: "SECONDS", description: "wall-clock limit per kata run (default 60)" },
+  jobs: { value: true, valueName: "N", description: "katas graded at the same time (default 2)" },
+  all: { value: false, description: "list every failing test, not only the first ones" },
+};
+
+async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, FLAGS);
+  if (argv.includes("--help")) {
+    console.log(usage("npm run grade -- [options]", "Grades an implementation of the katas, per kata and per level (L1/L2/L3).", FLAGS));
+    return 0;
+  }
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}" (did you mean --impl ${args.positionals[0]}?)`);
+  const implSpec = (args.flags.get("impl") as string | undefined) ?? "katas";
+  let implRoot: string;
+  try {
+    implRoot = resolveImplRoot(implSpec, process.cwd());
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const seed = integerFlag(args, "seed", -(2 ** 31), 2 ** 31 - 1) ?? Math.floor(Math.random() * 2 ** 31);
+  const minScore = integerFlag(args, "min-score", 0, 100);
+  const timeoutMs = (integerFlag(args, "timeout", 1, 3600) ?? 60) * 1000;
+  const jobs = integerFlag(args, "jobs", 1, 8) ?? 2;
+  const katas = selectKatas(listKatas(), args.flags.get("kata") as string | undefined);
+  const manifest = loadManifest();
+  if (!manifest) throw new UsageError("spec/manifest.json is missing: run `npm run manifest` (maintainers) or restore it from git");
+
+  const style = styleFor(process.stdout);
+  const implLabel = relative(PROJECT_ROOT, implRoot).split("\\").join("/") || ".";
+  console.log(`Grading ${implLabel}/ · seed ${seed} (replay: npm run grade -- --seed ${seed})`);
+  for (const warning of specDrift(manifest, katas)) console.log(style.yellow(`! ${warning}`));
+
+  const startedAt = new Date();
+  const workDir = mkdtempSync(join(tmpdir(), "tuk-grade-"));
+  let runs: KataRun[];
+  try {
+    runs = await mapPool(katas, jobs, (kata) => gradeOne(kata, manifest.katas[kata.id], { implRoot, seed, timeoutMs, workDir, includeBank: false }));
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+  const scores = score(runs);
+  const durationMs = Date.now() - startedAt.getTime();
+
+  console.log("");
+  console.log(table(scores, style));
+  const failing = failures(runs, style, args.flags.has("all"));
+  if (failing) console.log(failing);
+  console.log(nextSteps(runs, scores, implLabel));
+  console.log(style.dim(`\nGraded in ${(durationMs / 1000).toFixed(1)} s.`));
+
+  const info: RunInfo = { impl: implLabel, seed, bank: false, startedAt, durationMs };
+  const writers: Array<[string, () => string]> = [
+    ["json", () => JSON.stringify(jsonReport(runs, scores, info), null, 2) + "\n"],
+    ["junit", () => junitReport(runs, scores)],
+    ["html", () => htmlReport(runs, scores, info)],
+  ];
+  for (const [flag, render] of writers) {
+    const file = args.flags.get(flag) as string | undefined;
+    if (!file) continue;
+    writeFileSync(file, render());
+    console.log(style.dim(`Wrote ${file}`));
+  }
+  if (minScore !== undefined && scores.overall < minScore) {
+    console.log(style.red(`Overall score ${scores.overall} is below --min-score ${minScore}.`));
+    return 1;
+  }
+  return 0;
+}
+
+async function gradeOne(kata: Kata, manifest: KataManifest | undefined, options: Parameters<typeof gradeKata>[2]): Promise<KataRun> {
+  if (!manifest) {
+    return { kata, tests: [], problems: ["not in spec/manifest.json: run `npm run manifest`"], hungTests: [], durationMs: 0 };
+  }
+  try {
+    return await gradeKata(kata, manifest, options);
+  } catch (error) {
+    // The grader's own failure still yields a complete report: every test, as an error.
+    const message = `the grader could not run this kata: ${(error as Error).message}`;
+    const { splitTag, taskIdOf } = await import("./lib/grader/test-result.ts");
+    const tests = manifest.tests.map((t) => {
+      const tag = splitTag(t.name);
+      return { kata: kata.id, file: t.file, name: tag.name, level: tag.level, weight: tag.weight, taskId: taskIdOf(tag.name), status: "error" as const, summary: message, message };
+    });
+    return { kata, tests, problems: [message], hungTests: [], durationMs: 0 };
+  }
+}
+
+/** Spec files that are not the ones the manifest was made from: the score may not mean what it says. */
+function specDrift(manifest: Manifest, katas: Kata[]): string[] {
+  const warnings: string[] = [];
+  const compare = (label: string, expected: Record<string, string>, actual: Record<string, string>) => {
+    const changed = Object.keys({ ...expected, ...actual }).filter((file) => expected[file] !== actual[file]);
+    if (changed.length > 0) warnings.push(`${label} differ from the committed ones: ${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ", ..." : ""}`);
+  };
+  compare("shared spec helpers", manifest.support, hashFiles(join(PROJECT_ROOT, "spec", "support")));
+  for (const kata of katas) {
+    const entry = manifest.katas[kata.id];
+    if (entry) compare(`${kata.id} specs`, entry.files, hashFiles(join(PROJECT_ROOT, "spec", kata.id)));
+  }
+  return warnings;
+}
+
+async function mapPool<T, R>(items: T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+  return results;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    if (error instanceof UsageError) {
+      console.error(`grade: ${error.message}\nRun npm run grade -- --help for the options.`);
+      process.exit(2);
+    }
+    console.error(`grade: internal error: ${(error as Error).stack ?? error}`);
+    process.exit(3);
+  },
+);

@@ -1,0 +1,80 @@
+// The machine-readable report: Exercism's test-runner results.json, version 3, plus the
+// GitHub-Classroom-style score fields and `x_`-prefixed extras. Always valid JSON.
+import type { KataRun } from "./run-kata.ts";
+import { LEVELS, percent, type Scores } from "./score.ts";
+import { testCode } from "./test-code.ts";
+import type { TestResult } from "./test-result.ts";
+
+/** Exercism caps a test's `output` at 500 characters. */
+const MAX_OUTPUT = 500;
+
+export interface RunInfo {
+  impl: string;
+  seed: number;
+  bank: boolean;
+  startedAt: Date;
+  durationMs: number;
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 3)}...`;
+}
+
+function propertyOutput(test: TestResult): string | undefined {
+  if (!test.property) return undefined;
+  const { counterexample, seed, path } = test.property;
+  return clip(`counterexample: ${counterexample ?? "?"}\nreplay: seed ${seed ?? "?"}, path "${path ?? ""}"`, MAX_OUTPUT);
+}
+
+function exercismTest(test: TestResult) {
+  const output = propertyOutput(test);
+  return {
+    name: `${test.kata} > ${test.name}`,
+    status: test.status,
+    message: test.status === "pass" ? null : (test.message ?? test.summary ?? "failed"),
+    ...(output === undefined ? {} : { output }),
+    test_code: testCode(test.file, test.name),
+    ...(test.taskId === undefined ? {} : { task_id: test.taskId }),
+    x_kata: test.kata,
+    x_file: test.file,
+    x_level: test.level,
+    x_weight: test.weight,
+    ...(test.durationMs === undefined ? {} : { x_duration_ms: Math.round(test.durationMs) }),
+    ...(test.property?.seed === undefined ? {} : { x_seed: Number(test.property.seed), x_path: test.property.path }),
+    ...(test.property?.counterexample === undefined ? {} : { x_counterexample: test.property.counterexample }),
+  };
+}
+
+function levelFigures(levels: Scores["levels"]) {
+  return Object.fromEntries(LEVELS.map((l) => [l, Number.isNaN(percent(levels[l])) ? null : percent(levels[l])]));
+}
+
+export function jsonReport(runs: KataRun[], scores: Scores, info: RunInfo) {
+  const tests = runs.flatMap((run) => run.tests);
+  const problems = runs.flatMap((run) => run.problems.map((p) => `${run.kata.id}: ${p}`));
+  const status = problems.length > 0 && tests.every((t) => t.status === "error") ? "error" : tests.every((t) => t.status === "pass") ? "pass" : "fail";
+  return {
+    version: 3,
+    status,
+    ...(status === "error" ? { message: problems.join("\n") } : {}),
+    tests: tests.map(exercismTest),
+    score: scores.overall,
+    max_score: 100,
+    x_impl: info.impl,
+    x_seed: info.seed,
+    x_bank: info.bank,
+    x_started_at: info.startedAt.toISOString(),
+    x_duration_ms: info.durationMs,
+    x_levels: levelFigures(scores.levels),
+    x_katas: runs.map((run, i) => ({
+      kata: run.kata.id,
+      score: scores.katas[i].score,
+      passed: scores.katas[i].tally.passed,
+      total: scores.katas[i].tally.total,
+      levels: levelFigures(scores.katas[i].levels),
+      problems: run.problems,
+      duration_ms: run.durationMs,
+    })),
+    x_problems: problems,
+  };
+}

@@ -1,0 +1,47 @@
+// JUnit XML, the report most CI systems read: one <testsuite> per kata, one <testcase> per test.
+import type { KataRun } from "./run-kata.ts";
+import type { Scores } from "./score.ts";
+
+export function escapeXml(text: string): string {
+  return text
+    // XML 1.0 forbids most control characters, even escaped; a candidate's output may hold any.
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "\uFFFD")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
+}
+
+const seconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3);
+
+export function junitReport(runs: KataRun[], scores: Scores): string {
+  const count = (run: KataRun, status: string) => run.tests.filter((t) => t.status === status).length;
+  const suites = runs.map((run, i) => {
+    const cases = run.tests.map((t) => {
+      const [suite, ...rest] = t.name.split(" > ");
+      const classname = escapeXml(`${run.kata.id}.${rest.length > 0 ? suite : ""}`);
+      const name = escapeXml(`${rest.length > 0 ? rest.join(" > ") : suite} [${t.level} w${t.weight}]`);
+      const open = `    <testcase classname="${classname}" name="${name}" time="${seconds(t.durationMs)}"`;
+      if (t.status === "pass") return `${open}/>`;
+      const tag = t.status === "error" ? "error" : "failure";
+      return `${open}>\n      <${tag} message="${escapeXml(t.summary ?? "failed")}">${escapeXml(t.message ?? "")}</${tag}>\n    </testcase>`;
+    });
+    const problems = run.problems.length > 0 ? `\n    <system-err>${escapeXml(run.problems.join("\n"))}</system-err>` : "";
+    return [
+      `  <testsuite name="${escapeXml(run.kata.id)}" tests="${run.tests.length}" failures="${count(run, "fail")}" errors="${count(run, "error")}" time="${seconds(run.durationMs)}">`,
+      `    <properties><property name="score" value="${scores.katas[i].score}"/></properties>`,
+      ...cases,
+      `  ${problems.trim() ? problems.trim() : ""}`.trimEnd(),
+      "  </testsuite>",
+    ].filter((line) => line !== "").join("\n");
+  });
+  const all = runs.flatMap((r) => r.tests);
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites name="tool-use-katas" tests="${all.length}" failures="${all.filter((t) => t.status === "fail").length}" errors="${all.filter((t) => t.status === "error").length}">`,
+    ...suites,
+    "</testsuites>",
+    "",
+  ].join("\n");
+}

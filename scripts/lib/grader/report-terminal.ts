@@ -1,0 +1,89 @@
+// The report a person reads: a compact table, then what fails and what to do next.
+import type { KataRun } from "./run-kata.ts";
+import { LEVELS, percent, type Scores, type Tally } from "./score.ts";
+import type { TestResult } from "./test-result.ts";
+
+export interface Style {
+  bold(s: string): string;
+  dim(s: string): string;
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+}
+
+const plain: Style = { bold: (s) => s, dim: (s) => s, red: (s) => s, green: (s) => s, yellow: (s) => s };
+const ansi = (code: number) => (s: string) => `\x1b[${code}m${s}\x1b[0m`;
+const coloured: Style = { bold: ansi(1), dim: ansi(2), red: ansi(31), green: ansi(32), yellow: ansi(33) };
+
+/** Colours only for a person at a terminal: never in a file, a pipe or CI logs. */
+export function styleFor(stream: NodeJS.WriteStream): Style {
+  return stream.isTTY && !process.env.NO_COLOR ? coloured : plain;
+}
+
+const STUB_MESSAGE = "not implemented";
+/** Failing tests listed per kata before "... and N more". */
+const LISTED_FAILURES = 12;
+
+function figure(t: Tally): string {
+  const p = percent(t);
+  return Number.isNaN(p) ? "-" : p.toFixed(1);
+}
+
+function scoreColour(style: Style, value: number, text: string): string {
+  return value >= 100 ? style.green(text) : value > 0 ? style.yellow(text) : style.red(text);
+}
+
+export function table(scores: Scores, style: Style): string {
+  const header = `  ${"kata".padEnd(22)}${"score".padStart(7)}${LEVELS.map((l) => l.padStart(7)).join("")}${"passing".padStart(10)}`;
+  const rows = scores.katas.map((k) => {
+    const score = Number.isNaN(k.score) ? "-" : k.score.toFixed(1);
+    return `  ${k.kata.padEnd(22)}${scoreColour(style, k.score, score.padStart(7))}${LEVELS.map((l) => figure(k.levels[l]).padStart(7)).join("")}${`${k.tally.passed}/${k.tally.total}`.padStart(10)}`;
+  });
+  const overall = `  ${"overall".padEnd(22)}${scoreColour(style, scores.overall, scores.overall.toFixed(1).padStart(7))}${LEVELS.map((l) => figure(scores.levels[l]).padStart(7)).join("")}`;
+  return [style.bold(header), ...rows, style.bold(overall)].join("\n");
+}
+
+function describeFailure(test: TestResult, style: Style): string[] {
+  const mark = test.status === "error" ? style.red("!") : style.red("✗");
+  const lines = [`  ${mark} ${test.name} ${style.dim(`[${test.level}]`)}`];
+  if (test.summary) lines.push(`      ${test.summary}`);
+  if (test.property) {
+    const { counterexample, seed, path } = test.property;
+    if (counterexample !== undefined) lines.push(style.dim(`      counterexample: ${counterexample.length > 300 ? `${counterexample.slice(0, 297)}...` : counterexample}`));
+    if (seed !== undefined) lines.push(style.dim(`      replay: seed ${seed}, path "${path ?? ""}"`));
+  }
+  return lines;
+}
+
+export function failures(runs: KataRun[], style: Style, listAll: boolean): string {
+  const out: string[] = [];
+  for (const run of runs) {
+    const failing = run.tests.filter((t) => t.status !== "pass");
+    if (failing.length === 0 && run.problems.length === 0) continue;
+    out.push("", style.bold(`${run.kata.id}: ${failing.length} of ${run.tests.length} tests not passing`));
+    for (const problem of run.problems) out.push(`  ${style.red("!")} ${problem}`);
+    const stub = failing.filter((t) => t.summary === STUB_MESSAGE);
+    const real = failing.filter((t) => t.summary !== STUB_MESSAGE);
+    const shown = listAll ? real : real.slice(0, LISTED_FAILURES);
+    for (const test of shown) out.push(...describeFailure(test, style));
+    if (shown.length < real.length) out.push(style.dim(`  ... and ${real.length - shown.length} more (--all lists them, --json FILE keeps them)`));
+    if (stub.length > 0) {
+      out.push(`  ${style.yellow("·")} ${stub.length} test${stub.length === 1 ? "" : "s"} fail with "${STUB_MESSAGE}": a function of katas/${run.kata.id}/ is still the stub`);
+    }
+  }
+  return out.join("\n");
+}
+
+/** What a candidate should do next: the first kata not at 100, its README and its first failing task. */
+export function nextSteps(runs: KataRun[], scores: Scores, implLabel: string): string {
+  const index = scores.katas.findIndex((k) => k.score < 100);
+  if (index === -1) return runs.length > 0 ? "\nAll graded katas pass. Compare with the reference: npm run compare" : "";
+  const run = runs[index];
+  const firstFailing = run.tests.find((t) => t.status !== "pass");
+  const lines = ["", "Next:"];
+  if (implLabel === "katas") lines.push(`  1. read katas/${run.kata.id}/README.md (中文: README.zh-CN.md)`);
+  else lines.push(`  1. read the contract: katas/${run.kata.id}/README.md`);
+  if (firstFailing) lines.push(`  2. make this pass first: ${firstFailing.name}`);
+  lines.push(`  3. re-grade just this kata: npm run grade -- --kata ${run.kata.number}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,206 @@
+// Grades one kata: runs its specs against an implementation in a child process under a
+// wall-clock watchdog, then gives every test of the manifest a verdict, whatever happened.
+import { existsSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { PROJECT_ROOT } from "../impl-root.ts";
+import type { Kata } from "./katas.ts";
+import type { KataManifest } from "./manifest.ts";
+import {
+  parsePropertyFailure,
+  splitTag,
+  summaryLine,
+  taskIdOf,
+  withoutStack,
+  type TestResult,
+  type TestStatus,
+} from "./test-result.ts";
+import { runVitest, type ChildOutcome } from "./vitest-child.ts";
+
+export interface GradeOptions {
+  implRoot: string;
+  seed: number;
+  /** Wall-clock limit for one run of one kata's specs. */
+  timeoutMs: number;
+  /** Scratch folder for reports and progress logs. */
+  workDir: string;
+  includeBank: boolean;
+}
+
+export interface KataRun {
+  kata: Kata;
+  tests: TestResult[];
+  /** What went wrong beyond single failing tests: a hang, a crash, a spec file that did not load. */
+  problems: string[];
+  /** Tests that started and never ended before the watchdog fired. */
+  hungTests: string[];
+  durationMs: number;
+}
+
+/** A hang costs the test that hung, not the tests after it: re-run without it, this many times. */
+const MAX_RERUNS = 3;
+
+interface Verdict {
+  status: TestStatus;
+  message?: string;
+  durationMs?: number;
+}
+
+interface AttemptResult {
+  verdicts: Map<string, Verdict>;
+  started: Set<string>;
+  fileErrors: Map<string, string>;
+  outcome: ChildOutcome;
+  reportWritten: boolean;
+}
+
+export async function gradeKata(kata: Kata, manifest: KataManifest, options: GradeOptions): Promise<KataRun> {
+  const started = Date.now();
+  const problems: string[] = [];
+  const hungTests: string[] = [];
+  let attempt: AttemptResult;
+  for (let run = 0; ; run++) {
+    attempt = await runOnce(kata, options, hungTests, run);
+    if (!attempt.outcome.timedOut) break;
+    const hung = [...attempt.started].filter((name) => !attempt.verdicts.has(name) && !hungTests.includes(name));
+    const seconds = Math.round(options.timeoutMs / 1000);
+    if (hung.length === 0) {
+      problems.push(`timed out after ${seconds} s, and no single test was running: the hang is at import or between tests`);
+      break;
+    }
+    for (const name of hung) {
+      hungTests.push(name);
+      problems.push(`timed out in test '${splitTag(name).name}' after ${seconds} s`);
+    }
+    if (run + 1 > MAX_RERUNS) break;
+  }
+
+  const { outcome } = attempt;
+  for (const [file, error] of attempt.fileErrors) problems.push(`${file} failed to load: ${summaryLine(error)}`);
+  if (!attempt.outcome.timedOut && !attempt.reportWritten) {
+    const tail = outcome.outputTail.trim().split("\n").slice(-5).join("\n");
+    problems.push(`the test run ended without a report (exit code ${outcome.exitCode ?? outcome.signal}): ${tail}`);
+  }
+  if (outcome.outputBytes > 5 * 1024 * 1024) {
+    problems.push(`printed ${(outcome.outputBytes / 1024 / 1024).toFixed(0)} MB of console output (kept the last 64 KB)`);
+  }
+
+  const tests = manifest.tests.map((entry): TestResult => {
+    const tag = splitTag(entry.name);
+    const base = { kata: kata.id, file: entry.file, name: tag.name, level: tag.level, weight: tag.weight, taskId: taskIdOf(tag.name) };
+    if (hungTests.includes(entry.name)) {
+      const message = `timed out: this test was still running after ${Math.round(options.timeoutMs / 1000)} s (an endless loop?)`;
+      return { ...base, status: "error", summary: message, message };
+    }
+    const verdict = attempt.verdicts.get(entry.name);
+    if (verdict) {
+      const message = verdict.message === undefined ? undefined : withoutStack(verdict.message);
+      return {
+        ...base,
+        status: verdict.status,
+        durationMs: verdict.durationMs,
+        ...(message === undefined ? {} : { message, summary: summaryLine(message), property: parsePropertyFailure(message) }),
+      };
+    }
+    const fileError = attempt.fileErrors.get(entry.file);
+    const why = fileError
+      ? `the spec file did not load: ${summaryLine(fileError)}`
+      : attempt.outcome.timedOut
+        ? "not run: the kata's run was stopped by the time limit before this test"
+        : "not run: the test run ended before this test";
+    return { ...base, status: "error", summary: why, message: fileError ? withoutStack(fileError) : why };
+  });
+
+  return { kata, tests, problems, hungTests, durationMs: Date.now() - started };
+}
+
+async function runOnce(kata: Kata, options: GradeOptions, skip: string[], run: number): Promise<AttemptResult> {
+  const report = join(options.workDir, `${kata.id}.${run}.json`);
+  const progress = join(options.workDir, `${kata.id}.${run}.progress.jsonl`);
+  const outcome = await runVitest(
+    ["run", `spec/${kata.id}/`, "--reporter=json", `--outputFile=${report}`],
+    {
+      KATA_IMPL: options.implRoot,
+      FC_SEED: String(options.seed),
+      GRADE_PROGRESS: progress,
+      GRADE_SKIP: JSON.stringify(skip),
+      GRADE_BANK: options.includeBank ? "1" : "0",
+    },
+    options.timeoutMs,
+  );
+  const verdicts = new Map<string, Verdict>();
+  const started = new Set<string>();
+  const fileErrors = new Map<string, string>();
+
+  // The progress log first: it survives a killed run. The JSON report, when there is one, is
+  // more complete (it has failures that happen outside a test's hooks), so it overrides.
+  for (const record of readProgress(progress)) {
+    if (record.event === "start") started.add(record.test);
+    else verdicts.set(record.test, { status: stateToStatus(record.state), message: record.message });
+  }
+  const reportWritten = existsSync(report);
+  if (reportWritten) {
+    const parsed = readReport(report);
+    for (const file of parsed?.testResults ?? []) {
+      const path = relative(PROJECT_ROOT, file.name).split("\\").join("/");
+      if (file.assertionResults.length === 0 && file.message) fileErrors.set(path, file.message);
+      for (const test of file.assertionResults) {
+        const name = [...test.ancestorTitles, test.title].join(" > ");
+        if (skip.includes(name)) continue;
+        verdicts.set(name, {
+          status: stateToStatus(test.status),
+          message: test.failureMessages.length > 0 ? test.failureMessages.join("\n") : undefined,
+          durationMs: test.duration ?? undefined,
+        });
+      }
+    }
+  }
+  return { verdicts, started, fileErrors, outcome, reportWritten };
+}
+
+function stateToStatus(state: string | undefined): TestStatus {
+  // "skip"/"pending"/"todo": a graded test that did not run did not pass.
+  return state === "pass" || state === "passed" ? "pass" : "fail";
+}
+
+interface ProgressRecord {
+  event: "start" | "end";
+  test: string;
+  state?: string;
+  message?: string;
+}
+
+function readProgress(path: string): ProgressRecord[] {
+  if (!existsSync(path)) return [];
+  const records: ProgressRecord[] = [];
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      records.push(JSON.parse(line) as ProgressRecord);
+    } catch {
+      // A line cut by the kill: the test it names has no verdict, which is what it earned.
+    }
+  }
+  return records;
+}
+
+interface VitestJsonReport {
+  testResults: Array<{
+    name: string;
+    message: string;
+    assertionResults: Array<{
+      ancestorTitles: string[];
+      title: string;
+      status: string;
+      duration?: number | null;
+      failureMessages: string[];
+    }>;
+  }>;
+}
+
+function readReport(path: string): VitestJsonReport | undefined {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as VitestJsonReport;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,62 @@
+// One graded test's outcome, as the grader reports it, and how it is read out of a failure.
+import type { Level } from "../../../spec/support/graded.ts";
+import { TAG_PATTERN } from "../../../spec/support/graded.ts";
+
+export type TestStatus = "pass" | "fail" | "error";
+
+export interface TestResult {
+  kata: string;
+  /** Spec file relative to the project root. */
+  file: string;
+  /** Full name without the level/weight tag: "1. parsing > nested parentheses". */
+  name: string;
+  level: Level;
+  weight: number;
+  /** The top-level describe's number ("1. parsing" -> 1): Exercism's task_id. */
+  taskId: number | undefined;
+  status: TestStatus;
+  /** First meaningful line of the failure. */
+  summary?: string;
+  /** The whole failure message (stack traces removed). */
+  message?: string;
+  /** fast-check's replay data when a property failed. */
+  property?: { seed?: string; path?: string; counterexample?: string };
+  durationMs?: number;
+}
+
+export function splitTag(fullName: string): { name: string; level: Level; weight: number; tagged: boolean } {
+  const match = TAG_PATTERN.exec(fullName);
+  if (!match) return { name: fullName, level: "L1", weight: 1, tagged: false };
+  return { name: fullName.slice(0, match.index), level: match[1] as Level, weight: Number(match[2]), tagged: true };
+}
+
+export function taskIdOf(name: string): number | undefined {
+  const match = /^(\d+)\.\s/.exec(name);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Drops stack frames: they point into the grader's and vitest's files, and say nothing to a candidate. */
+export function withoutStack(message: string): string {
+  return message
+    .split("\n")
+    .filter((line) => !/^\s+at\s/.test(line) && !line.startsWith("Hint: Enable verbose mode"))
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+export function parsePropertyFailure(message: string): TestResult["property"] | undefined {
+  if (!/Property failed after/.test(message)) return undefined;
+  const seed = /seed:\s*(-?\d+)/.exec(message)?.[1];
+  const path = /path:\s*"([^"]*)"/.exec(message)?.[1];
+  const counterexample = /^Counterexample:\s*(.*)$/m.exec(message)?.[1];
+  return { seed, path, counterexample };
+}
+
+/** The line a candidate should read first: the check that failed, not fast-check's preamble. */
+export function summaryLine(message: string): string {
+  const gotError = /^Got error:\s*(.*)$/m.exec(message)?.[1];
+  const line = gotError ?? message.split("\n").find((l) => l.trim() !== "") ?? "";
+  const clean = line.replace(/^(Assertion)?Error:\s*/, "").trim();
+  return clean.length > 200 ? `${clean.slice(0, 197)}...` : clean;
+}

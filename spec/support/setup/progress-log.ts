@@ -1,0 +1,52 @@
+// Writes a line when each test starts and ends, synchronously, from inside the test worker.
+// A candidate's synchronous infinite loop blocks the worker, so vitest itself never reports
+// what happened before it; this log, read by the grader after its watchdog fires, does: which
+// tests finished (and how), and which one started but never ended.
+import { appendFileSync } from "node:fs";
+import { afterEach, beforeEach } from "vitest";
+
+const logFile = process.env.GRADE_PROGRESS;
+// Tests the grader already saw hang: skipped on its re-run, so that one endless loop costs one test.
+const skipped = new Set<string>(JSON.parse(process.env.GRADE_SKIP ?? "[]") as string[]);
+
+interface NamedTask {
+  name: string;
+  suite?: NamedTask;
+  file?: { name: string; filepath?: string };
+  result?: { state?: string; errors?: Array<{ message?: string }> };
+}
+
+function fullName(task: NamedTask): string {
+  const names: string[] = [];
+  for (let t: NamedTask | undefined = task.suite; t; t = t.suite) if (t.name) names.unshift(t.name);
+  // The outermost "suite" is the file itself: its name is a path, not part of the test's name.
+  if (task.file && names[0] === task.file.name) names.shift();
+  names.push(task.name);
+  return names.join(" > ");
+}
+
+function write(record: Record<string, unknown>): void {
+  appendFileSync(logFile!, JSON.stringify(record) + "\n");
+}
+
+if (logFile) {
+  beforeEach((context) => {
+    const task = context.task as unknown as NamedTask;
+    if (skipped.has(fullName(task))) {
+      context.skip();
+      return;
+    }
+    write({ event: "start", file: task.file?.filepath ?? task.file?.name, test: fullName(task) });
+  });
+  afterEach((context) => {
+    const task = context.task as unknown as NamedTask;
+    const error = task.result?.errors?.[0]?.message;
+    write({
+      event: "end",
+      file: task.file?.filepath ?? task.file?.name,
+      test: fullName(task),
+      state: task.result?.state ?? "unknown",
+      ...(error === undefined ? {} : { message: String(error).slice(0, 2000) }),
+    });
+  });
+}
