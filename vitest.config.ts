@@ -12,7 +12,7 @@ export default defineConfig({
     include: ["spec/**/*.spec.ts"],
     exclude: ["**/node_modules/**", "spec/fixtures/**", process.env.GRADE_BANK === "1" ? "" : "spec/*/bank/**"].filter(Boolean),
     setupFiles: ["spec/support/setup/fast-check-defaults.ts", "spec/support/setup/progress-log.ts"],
-    testTimeout: 10_000,
+    testTimeout: 5_000,
     hookTimeout: 10_000,
     // The grader runs one kata per child process; inside it, files may run in parallel.
     pool: "forks",

@@ -69,6 +69,13 @@ const checks: Check[] = [
     },
   },
   {
+    name: "the repository's own tools pass their tests (scripts/test/, vitest.scripts.config.ts)",
+    async run() {
+      const r = await exec(process.execPath, [join(PROJECT_ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--config", "vitest.scripts.config.ts"], { NO_COLOR: "1" });
+      return r.code === 0 ? [] : [r.output.slice(-3000)];
+    },
+  },
+  {
     name: "spec/manifest.json lists exactly the current specs, every test tagged with a level and weight",
     async run() {
       const committed = loadManifest();
@@ -122,6 +129,7 @@ const checks: Check[] = [
     },
   },
   ...knownBadChecks(),
+  ...sabotageChecks(),
 ];
 
 interface KnownBad {
@@ -149,6 +157,50 @@ function knownBadChecks(): Check[] {
           for (const t of matched) if (t.status === "pass") problems.push(`passes although it should lose it: ${t.name}`);
         }
         if (report.tests.every((t) => t.status !== "pass")) problems.push("passes nothing at all: a fixture should have one flaw, not be broken everywhere");
+        return problems;
+      },
+    };
+  });
+}
+
+interface Sabotage {
+  sabotage: string;
+  kata: string;
+  unaffected: string;
+  minScore: number;
+  maxScore: number;
+  problem: string;
+}
+
+function sabotageChecks(): Check[] {
+  const root = join(PROJECT_ROOT, "spec", "fixtures", "sabotage");
+  if (!existsSync(root)) return [];
+  const manifest = loadManifest();
+  return readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort().map((name): Check => {
+    const dir = join(root, name);
+    const expect = JSON.parse(readFileSync(join(dir, "expect.json"), "utf8")) as Sabotage;
+    return {
+      name: `sabotage "${name}": ${expect.kata} graded as expected, ${expect.unaffected} untouched, the grader alive`,
+      async run() {
+        const numbers = [expect.kata, expect.unaffected].map((id) => katas.find((k) => k.id === id)?.number);
+        if (numbers.includes(undefined)) return [`expect.json names an unknown kata`];
+        const { report, problems } = await grade(`sabotage-${name}`, ["--impl", dir, "--kata", numbers.join(","), "--timeout", "30"]);
+        if (!report) return problems;
+        const sabotaged = report.x_katas.find((k) => k.kata === expect.kata);
+        const untouched = report.x_katas.find((k) => k.kata === expect.unaffected);
+        if (!sabotaged || !untouched) return [...problems, "a kata is missing from the report"];
+        if (!(sabotaged.score >= expect.minScore && sabotaged.score <= expect.maxScore)) {
+          problems.push(`${expect.kata} scores ${sabotaged.score}, expected ${expect.minScore}..${expect.maxScore}`);
+        }
+        if (untouched.score !== 100) problems.push(`${expect.unaffected} scores ${untouched.score}, not 100: the sabotage leaked`);
+        for (const kata of [expect.kata, expect.unaffected]) {
+          const expected = manifest?.katas[kata]?.tests.length ?? -1;
+          const reported = report.tests.filter((t) => t.x_kata === kata).length;
+          if (reported !== expected) problems.push(`${kata}: ${reported} tests in the report, the manifest has ${expected}`);
+        }
+        if (expect.problem && !sabotaged.problems.some((p) => new RegExp(expect.problem).test(p))) {
+          problems.push(`no reported problem matches /${expect.problem}/: ${JSON.stringify(sabotaged.problems)}`);
+        }
         return problems;
       },
     };

@@ -1,0 +1,47 @@
+import { describe, expect, test } from "vitest";
+import { parsePropertyFailure, splitTag, summaryLine, taskIdOf, withoutStack } from "../lib/grader/test-result.ts";
+import { percent, score } from "../lib/grader/score.ts";
+import type { KataRun } from "../lib/grader/run-kata.ts";
+import type { TestResult } from "../lib/grader/test-result.ts";
+
+const fastCheckFailure = `Error: Property failed after 3 tests
+{ seed: -1234, path: "2:0", endOnFailure: true }
+Counterexample: ["a(\\"b\\")"]
+Shrunk 4 time(s)
+Got error: expected 1 call, got 0
+    at Object.<anonymous> (/somewhere/spec.ts:1:1)
+
+Hint: Enable verbose mode in order to have the list of all failing values encountered during the run`;
+
+describe("reading test results", () => {
+  test("level and weight come from the trailing tag; untagged tests are flagged", () => {
+    expect(splitTag("1. parse > nested [L2 w3]")).toEqual({ name: "1. parse > nested", level: "L2", weight: 3, tagged: true });
+    expect(splitTag("1. parse > nested").tagged).toBe(false);
+    expect(taskIdOf("12. limits > x")).toBe(12);
+    expect(taskIdOf("limits > x")).toBeUndefined();
+  });
+  test("a fast-check failure yields its seed, path, counterexample and the failing check", () => {
+    expect(parsePropertyFailure(fastCheckFailure)).toEqual({ seed: "-1234", path: "2:0", counterexample: '["a(\\"b\\")"]' });
+    expect(summaryLine(fastCheckFailure)).toBe("expected 1 call, got 0");
+    expect(withoutStack(fastCheckFailure)).not.toMatch(/\bat Object|verbose mode/);
+    expect(parsePropertyFailure("AssertionError: expected 1 to be 2")).toBeUndefined();
+  });
+});
+
+describe("scoring", () => {
+  const result = (level: TestResult["level"], weight: number, status: TestResult["status"]): TestResult =>
+    ({ kata: "01-x", file: "f", name: "n", level, weight, taskId: 1, status });
+  const run = (tests: TestResult[]): KataRun => ({ kata: { id: "01-x", number: 1 }, tests, problems: [], hungTests: [], durationMs: 0 });
+
+  test("a kata's score is the weighted share of passing tests, per level too", () => {
+    const scores = score([run([result("L1", 1, "pass"), result("L2", 3, "fail"), result("L2", 1, "pass")])]);
+    expect(scores.katas[0].score).toBe(40);
+    expect(percent(scores.katas[0].levels.L1)).toBe(100);
+    expect(percent(scores.katas[0].levels.L2)).toBe(25);
+    expect(Number.isNaN(percent(scores.katas[0].levels.L3))).toBe(true);
+  });
+  test("the overall score is the mean of the kata scores; errors count as failures", () => {
+    const scores = score([run([result("L1", 1, "pass")]), run([result("L1", 1, "error")])]);
+    expect(scores.overall).toBe(50);
+  });
+});
