@@ -1,0 +1,345 @@
+// The validator: walks the instance along the schema and collects every error, in a fixed order.
+import { describeValue } from "./feedback.ts";
+import { FORMATS, type FormatName } from "./formats.ts";
+import { jsonEqual } from "./json-equal.ts";
+import { childPointer } from "./pointer.ts";
+import { compilePattern } from "./safe-pattern.ts";
+import { checkSchema, isPlainObject, resolveRef } from "./schema-check.ts";
+import {
+  MAX_DEPTH,
+  SchemaError,
+  type Coercion,
+  type Schema,
+  type ValidateOptions,
+  type ValidationError,
+  type ValidationResult,
+} from "./types.ts";
+
+type Obj = Record<string, unknown>;
+
+/**
+ * Validates `instance` against `schema`. Throws a SchemaError when the schema is outside the
+ * subset; otherwise returns every error (see the README for their order).
+ */
+export function validate(schema: Schema, instance: unknown, options: ValidateOptions = {}): ValidationResult {
+  checkSchema(schema);
+  if (nestingDeeperThan(instance, MAX_DEPTH)) {
+    const message = `expected at most ${MAX_DEPTH} levels of nested arrays and objects, got a deeper value`;
+    return { valid: false, errors: [{ path: "", keyword: "depth", message, schemaPath: "" }], value: instance, coercions: [] };
+  }
+  const run = new Run(schema, options.coerce === true);
+  const errors: ValidationError[] = [];
+  run.evaluate(schema, instance, "", "", true, errors);
+  const coercions = [...run.coercions.values()];
+  const value = options.coerce === true ? applyCoercions(instance, coercions) : instance;
+  return { valid: errors.length === 0, errors, value, coercions };
+}
+
+/**
+ * Whether arrays and objects nest more than `max` levels deep. Checked before anything else, so
+ * that a 10,000-deep array is a clear error instead of a stack overflow, here and in every
+ * recursive step after this check. The recursion itself stops at `max` levels: it cannot overflow.
+ */
+function nestingDeeperThan(value: unknown, max: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (max === 0) return true;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  for (const child of children) if (nestingDeeperThan(child, max - 1)) return true;
+  return false;
+}
+
+const has = (s: Obj, keyword: string): boolean => Object.hasOwn(s, keyword);
+
+/**
+ * One validation: the root (for $ref), the coercions made so far, the $refs being followed.
+ *
+ * Every method appends the errors it finds to `out`, in evaluation order, instead of returning
+ * arrays to be concatenated: a valid instance (the common case) then allocates nothing.
+ */
+class Run {
+  readonly coercions = new Map<string, Coercion>();
+  /** `$ref` target + instance path pairs on the current path: meeting one again is a cycle. */
+  private readonly activeRefs = new Set<string>();
+  /** Verdicts of anyOf/oneOf/not branches, so that nested branches over recursive $refs do not
+   * re-evaluate the same (schema, location) exponentially often. Only used without coercion;
+   * created on the first branch, since most schemas have none. */
+  private verdicts: WeakMap<object, Map<string, boolean>> | undefined;
+
+  constructor(
+    private readonly root: Schema,
+    private readonly coerce: boolean,
+  ) {}
+
+  /**
+   * Appends the errors of `value` (at instance `path`) against `schema` (at `schemaPath`).
+   * `canCoerce` is false inside anyOf/oneOf/not, whose branches only answer "does it match".
+   */
+  evaluate(schema: Schema, value: unknown, path: string, schemaPath: string, canCoerce: boolean, out: ValidationError[]): void {
+    if (schema === true) return;
+    if (schema === false) {
+      out.push(error(path, "false", schemaPath, `expected nothing here (the schema is false), got ${describeValue(value)}`));
+      return;
+    }
+    const s = schema as Obj;
+
+    if (has(s, "$ref")) this.followRef(s.$ref as string, value, path, childPointer(schemaPath, "$ref"), canCoerce, out);
+
+    if (has(s, "type")) {
+      const types = (Array.isArray(s.type) ? s.type : [s.type]) as string[];
+      if (!types.some((t) => hasType(value, t)) && canCoerce && this.coerce) value = this.tryCoerce(value, types, path);
+      if (!types.some((t) => hasType(value, t))) {
+        const format = has(s, "format") ? ` in format ${s.format}` : "";
+        out.push(error(path, "type", childPointer(schemaPath, "type"), `expected ${types.join(" or ")}${format}, got ${describeValue(value)}`));
+      }
+    }
+    if (has(s, "enum") && !(s.enum as unknown[]).some((e) => jsonEqual(e, value))) {
+      out.push(error(path, "enum", childPointer(schemaPath, "enum"), `expected one of ${describeValue(s.enum)}, got ${describeValue(value)}`));
+    }
+    if (has(s, "const") && !jsonEqual(s.const, value)) {
+      out.push(error(path, "const", childPointer(schemaPath, "const"), `expected ${describeValue(s.const)}, got ${describeValue(value)}`));
+    }
+    if (typeof value === "string") stringKeywords(s, value, path, schemaPath, out);
+    if (typeof value === "number") numberKeywords(s, value, path, schemaPath, out);
+    if (isPlainObject(value)) this.objectKeywords(s, value, path, schemaPath, canCoerce, out);
+    if (Array.isArray(value)) this.arrayKeywords(s, value, path, schemaPath, canCoerce, out);
+    this.combinators(s, value, path, schemaPath, canCoerce, out);
+  }
+
+  private followRef(ref: string, value: unknown, path: string, refAt: string, canCoerce: boolean, out: ValidationError[]): void {
+    const target = resolveRef(this.root, ref, refAt);
+    const key = `${target.schemaPath} ${path}`;
+    if (this.activeRefs.has(key)) {
+      throw new SchemaError("ref_cycle", refAt, `$ref ${JSON.stringify(ref)} leads back to itself without moving into the instance`);
+    }
+    this.activeRefs.add(key);
+    try {
+      this.evaluate(target.schema, value, path, target.schemaPath, canCoerce, out);
+    } finally {
+      this.activeRefs.delete(key);
+    }
+  }
+
+  /** A numeric string, where the schema wants a number and not a string, becomes that number. */
+  private tryCoerce(value: unknown, types: string[], path: string): unknown {
+    if (typeof value !== "string") return value;
+    const n = Number(value);
+    // Round trip: "42", "-1.5", "1e+21" qualify; "042", " 42", "1.0", "0x10", "", "Infinity" don't.
+    if (!Number.isFinite(n) || String(n) !== value) return value;
+    if (!types.includes("number") && !(types.includes("integer") && Number.isInteger(n))) return value;
+    this.coercions.set(path, { path, from: value, to: n });
+    return n;
+  }
+
+  private objectKeywords(s: Obj, value: Obj, path: string, schemaPath: string, canCoerce: boolean, out: ValidationError[]): void {
+    // Own properties only: {} has no "constructor" property, whatever its prototype says.
+    if (has(s, "required")) {
+      for (const name of s.required as string[]) {
+        if (!Object.hasOwn(value, name)) {
+          out.push(error(childPointer(path, name), "required", childPointer(schemaPath, "required"), `expected required property \`${name}\`, got nothing`));
+        }
+      }
+    }
+    const properties = (has(s, "properties") ? s.properties : {}) as Obj;
+    for (const name of Object.keys(properties)) {
+      if (Object.hasOwn(value, name)) {
+        const at = childPointer(childPointer(schemaPath, "properties"), name);
+        this.evaluate(properties[name] as Schema, value[name], childPointer(path, name), at, canCoerce, out);
+      }
+    }
+    if (has(s, "additionalProperties")) {
+      const extra = s.additionalProperties as Schema;
+      const at = childPointer(schemaPath, "additionalProperties");
+      for (const name of Object.keys(value)) {
+        if (Object.hasOwn(properties, name)) continue;
+        const where = childPointer(path, name);
+        if (extra === false) {
+          out.push(error(where, "additionalProperties", at, `expected no property \`${name}\` (not allowed), got ${describeValue(value[name])}`));
+        } else {
+          this.evaluate(extra, value[name], where, at, canCoerce, out);
+        }
+      }
+    }
+  }
+
+  private arrayKeywords(s: Obj, value: unknown[], path: string, schemaPath: string, canCoerce: boolean, out: ValidationError[]): void {
+    if (has(s, "minItems") && value.length < (s.minItems as number)) {
+      out.push(error(path, "minItems", childPointer(schemaPath, "minItems"), `expected at least ${s.minItems} items, got ${value.length}`));
+    }
+    if (has(s, "maxItems") && value.length > (s.maxItems as number)) {
+      out.push(error(path, "maxItems", childPointer(schemaPath, "maxItems"), `expected at most ${s.maxItems} items, got ${value.length}`));
+    }
+    if (s.uniqueItems === true) {
+      const dup = firstDuplicate(value);
+      if (dup) out.push(error(path, "uniqueItems", childPointer(schemaPath, "uniqueItems"), `expected unique items, got items ${dup[0]} and ${dup[1]} equal to ${describeValue(value[dup[1]])}`));
+    }
+    if (has(s, "items")) {
+      const at = childPointer(schemaPath, "items");
+      for (let i = 0; i < value.length; i++) this.evaluate(s.items as Schema, value[i], childPointer(path, i), at, canCoerce, out);
+    }
+  }
+
+  /** allOf is plain conjunction: its branches' own errors. anyOf, oneOf and not only know
+   * "matched or not", so they report one error of their own. */
+  private combinators(s: Obj, value: unknown, path: string, schemaPath: string, canCoerce: boolean, out: ValidationError[]): void {
+    if (has(s, "allOf")) {
+      const at = childPointer(schemaPath, "allOf");
+      (s.allOf as Schema[]).forEach((sub, i) => this.evaluate(sub, value, path, childPointer(at, i), canCoerce, out));
+    }
+    if (has(s, "anyOf")) {
+      const branches = s.anyOf as Schema[];
+      const at = childPointer(schemaPath, "anyOf");
+      if (!branches.some((sub, i) => this.matches(sub, value, path, childPointer(at, i)))) {
+        out.push(error(path, "anyOf", at, `expected a value matching at least one of the ${branches.length} anyOf schemas, got ${describeValue(value)}`));
+      }
+    }
+    if (has(s, "oneOf")) {
+      const branches = s.oneOf as Schema[];
+      const at = childPointer(schemaPath, "oneOf");
+      const matched = branches.filter((sub, i) => this.matches(sub, value, path, childPointer(at, i))).length;
+      if (matched !== 1) {
+        out.push(error(path, "oneOf", at, `expected a value matching exactly one of the ${branches.length} oneOf schemas (${matched} matched), got ${describeValue(value)}`));
+      }
+    }
+    if (has(s, "not") && this.matches(s.not as Schema, value, path, childPointer(schemaPath, "not"))) {
+      out.push(error(path, "not", childPointer(schemaPath, "not"), `expected a value that does not match the "not" schema, got ${describeValue(value)}`));
+    }
+  }
+
+  private matches(schema: Schema, value: unknown, path: string, schemaPath: string): boolean {
+    if (typeof schema === "boolean") return schema;
+    const check = () => {
+      const errors: ValidationError[] = [];
+      this.evaluate(schema, value, path, schemaPath, false, errors);
+      return errors.length === 0;
+    };
+    if (this.coerce) return check();
+    this.verdicts ??= new WeakMap();
+    let byPath = this.verdicts.get(schema);
+    if (!byPath) this.verdicts.set(schema, (byPath = new Map()));
+    let verdict = byPath.get(path);
+    if (verdict === undefined) {
+      verdict = check();
+      byPath.set(path, verdict);
+    }
+    return verdict;
+  }
+}
+
+function stringKeywords(s: Obj, value: string, path: string, schemaPath: string, out: ValidationError[]): void {
+  if (has(s, "format") && !FORMATS[s.format as FormatName](value)) {
+    out.push(error(path, "format", childPointer(schemaPath, "format"), `expected string in format ${s.format}, got ${describeValue(value)}`));
+  }
+  if (has(s, "minLength") || has(s, "maxLength")) {
+    const length = codePointLength(value);
+    if (has(s, "minLength") && length < (s.minLength as number)) {
+      out.push(error(path, "minLength", childPointer(schemaPath, "minLength"), `expected at least ${s.minLength} characters, got ${describeValue(value)} (${length})`));
+    }
+    if (has(s, "maxLength") && length > (s.maxLength as number)) {
+      out.push(error(path, "maxLength", childPointer(schemaPath, "maxLength"), `expected at most ${s.maxLength} characters, got ${describeValue(value)} (${length})`));
+    }
+  }
+  if (has(s, "pattern") && !compilePattern(s.pattern as string, childPointer(schemaPath, "pattern")).test(value)) {
+    out.push(error(path, "pattern", childPointer(schemaPath, "pattern"), `expected a string matching /${s.pattern}/, got ${describeValue(value)}`));
+  }
+}
+
+/** Lengths count code points, as JSON Schema says: "😀" is one character, not two UTF-16 units. */
+function codePointLength(s: string): number {
+  let length = 0;
+  for (let i = 0; i < s.length; i++) {
+    const unit = s.charCodeAt(i);
+    // A high surrogate followed by a low one is a single code point: count the pair once.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < s.length) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    length++;
+  }
+  return length;
+}
+
+/** The numeric keywords: which values fail against the keyword's limit, and how to say it. */
+const NUMBER_KEYWORDS: Array<[keyword: string, fails: (value: number, limit: number) => boolean, expected: string]> = [
+  ["minimum", (v, m) => v < m, "a number >="],
+  ["maximum", (v, m) => v > m, "a number <="],
+  ["exclusiveMinimum", (v, m) => v <= m, "a number >"],
+  ["exclusiveMaximum", (v, m) => v >= m, "a number <"],
+  ["multipleOf", (v, m) => !isMultipleOf(v, m), "a multiple of"],
+];
+
+function numberKeywords(s: Obj, value: number, path: string, schemaPath: string, out: ValidationError[]): void {
+  for (const [keyword, fails, expected] of NUMBER_KEYWORDS) {
+    if (has(s, keyword) && fails(value, s[keyword] as number)) {
+      out.push(error(path, keyword, childPointer(schemaPath, keyword), `expected ${expected} ${s[keyword]}, got ${describeValue(value)}`));
+    }
+  }
+}
+
+/**
+ * Float-safe: 0.3 is a multiple of 0.1 although 0.3 / 0.1 === 2.9999999999999996 in binary
+ * floating point. The quotient must be finite and within 1e-9 of an integer.
+ */
+export function isMultipleOf(value: number, divisor: number): boolean {
+  const q = value / divisor;
+  return Number.isFinite(q) && Math.abs(q - Math.round(q)) < 1e-9;
+}
+
+function hasType(value: unknown, type: string): boolean {
+  switch (type) {
+    case "null":
+      return value === null;
+    case "boolean":
+      return typeof value === "boolean";
+    case "string":
+      return typeof value === "string";
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "integer":
+      // JSON has one number type: 1.0 is the integer 1.
+      return typeof value === "number" && Number.isInteger(value);
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return isPlainObject(value);
+    default:
+      return false;
+  }
+}
+
+/** The first pair of equal items, as indices (i < j). Pairwise: arrays in tool calls are short. */
+function firstDuplicate(items: unknown[]): [number, number] | undefined {
+  for (let j = 1; j < items.length; j++) {
+    for (let i = 0; i < j; i++) if (jsonEqual(items[i], items[j])) return [i, j];
+  }
+  return undefined;
+}
+
+function error(path: string, keyword: string, schemaPath: string, message: string): ValidationError {
+  return { path, keyword, message, schemaPath };
+}
+
+// --- the coerced copy ----------------------------------------------------------------------
+
+/**
+ * A deep copy of `instance` with each coercion written in. Keys are copied with
+ * Object.defineProperty: a plain `copy[key] = v` with key "__proto__" would set the copy's
+ * prototype instead of copying the property.
+ */
+function applyCoercions(instance: unknown, coercions: Coercion[]): unknown {
+  if (coercions.length === 0) return deepCopy(instance);
+  const byPath = new Map(coercions.map((c) => [c.path, c.to]));
+  return deepCopy(instance, "", byPath);
+}
+
+function deepCopy(value: unknown, path = "", replace?: Map<string, number>): unknown {
+  if (replace?.has(path)) return replace.get(path);
+  if (Array.isArray(value)) return value.map((item, i) => deepCopy(item, childPointer(path, i), replace));
+  if (isPlainObject(value)) {
+    const copy: Obj = {};
+    for (const [key, item] of Object.entries(value)) {
+      Object.defineProperty(copy, key, { value: deepCopy(item, childPointer(path, key), replace), enumerable: true, writable: true, configurable: true });
+    }
+    return copy;
+  }
+  return value;
+}

@@ -1,0 +1,102 @@
+// Kata 1, task 5 of the README: the safe calculator and its tool.
+import { describe, expect } from "vitest";
+import { calculate, calculateTool, createRegistry, dispatch, parseToolCalls } from "@impl/01-regex-dispatch";
+import { l1, l2, l3 } from "../support/graded.ts";
+
+describe("5. The safe calculator: calculate and calculateTool", () => {
+  describe("calculate", () => {
+    l1("the four operations, remainder, parentheses and decimals", () => {
+      expect(calculate("1 + 2 * 3")).toBe(7);
+      expect(calculate("(1 + 2) * 3")).toBe(9);
+      expect(calculate("10 / 4")).toBe(2.5);
+      expect(calculate("7 % 3")).toBe(1);
+      expect(calculate("1.5 + .5 + 2.")).toBe(4);
+      expect(calculate("42")).toBe(42);
+      expect(calculate("\t2*3 ")).toBe(6);
+    });
+
+    l2("left associativity of + - * / %", () => {
+      expect(calculate("10 - 4 - 3")).toBe(3);
+      expect(calculate("100 / 10 / 5")).toBe(2);
+      expect(calculate("2 * 3 % 4")).toBe(2);
+      expect(calculate("7 % 4 * 2")).toBe(6);
+      expect(calculate("1 - 2 + 3")).toBe(2);
+    });
+
+    l2("** is right-associative and binds tighter than unary minus", () => {
+      expect(calculate("2 ** 3 ** 2")).toBe(512);
+      expect(calculate("-2 ** 2")).toBe(-4);
+      expect(calculate("(-2) ** 2")).toBe(4);
+      expect(calculate("2 ** -1")).toBe(0.5);
+      expect(calculate("2 * 3 ** 2")).toBe(18);
+    });
+
+    l2("unary minus, repeated and before parentheses", () => {
+      expect(calculate("--3")).toBe(3);
+      expect(calculate("-(2 + 3)")).toBe(-5);
+      expect(calculate("3 - -2")).toBe(5);
+      expect(calculate("-7 % 3")).toBe(-1);
+    });
+
+    l2("division or remainder by zero and non-finite results are RangeErrors", () => {
+      for (const expression of ["1 / 0", "0 / 0", "5 % 0", "1 / (2 - 2)", "1 / (1 / 0)", "10 ** 400", "(-8) ** 0.5"]) {
+        expect(() => calculate(expression), expression).toThrow(RangeError);
+      }
+      expect(calculate("0 / 5")).toBe(0);
+    });
+
+    l3("anything outside the grammar is a SyntaxError: no names, no calls, no code", () => {
+      for (const expression of [
+        "", " ", "x", "1 +", "(1", "1)", "()", "2 ^ 3", "1e3", "+1", "1, 2", "1 2", "2 *** 3", "1..2",
+        "Math.PI", "constructor", "this", "[]", "alert(1)", "process.exit(1)", "1; 2",
+        "constructor.constructor('return process')()", "globalThis", "0x10", "1_000", "２",
+      ]) {
+        expect(() => calculate(expression), JSON.stringify(expression)).toThrow(SyntaxError);
+      }
+      expect(calculate("2 ** 10")).toBe(1024);
+    });
+
+    l3("nesting is bounded: 100 parentheses are fine, 101 or a million are a SyntaxError", () => {
+      expect(calculate("(".repeat(100) + "1" + ")".repeat(100))).toBe(1);
+      expect(() => calculate("(".repeat(101) + "1" + ")".repeat(101))).toThrow(SyntaxError);
+      expect(() => calculate("(".repeat(1_000_000) + "1")).toThrow(SyntaxError);
+      expect(() => calculate("-".repeat(1_000_000) + "1")).toThrow(SyntaxError);
+    });
+
+    l3("calculate and parsing never call eval or Function", () => {
+      const realEval = globalThis.eval;
+      const RealFunction = globalThis.Function;
+      const used: string[] = [];
+      globalThis.eval = ((code: string) => { used.push("eval"); return realEval(code); }) as typeof eval;
+      globalThis.Function = new Proxy(RealFunction, {
+        apply(target, self, args) { used.push("Function"); return Reflect.apply(target, self, args); },
+        construct(target, args) { used.push("Function"); return Reflect.construct(target, args); },
+      });
+      try {
+        expect(calculate("(1 + 2) * 3 ** 2 - 4 / 2 % 3")).toBe(25);
+        expect(parseToolCalls(`f(1, "x", [true], {"a": None})`).calls).toHaveLength(1);
+      } finally {
+        globalThis.eval = realEval;
+        globalThis.Function = RealFunction;
+      }
+      expect(used).toEqual([]);
+    });
+  });
+
+  describe("calculateTool through dispatch", () => {
+    l1("calculate(expression=...) runs and returns the number", () => {
+      const registry = createRegistry([calculateTool]);
+      const result = dispatch(`The answer: calculate(expression="2 * (3 + 4)") and Calculate("1 + 1")`, registry);
+      expect(result.results.map((r) => r.value)).toEqual([14, 2]);
+      expect(calculateTool.name).toBe("calculate");
+      expect(calculateTool.params.map((p) => p.name)).toEqual(["expression"]);
+    });
+
+    l2("an invalid expression or a non-string is bad_arguments; division by zero is a RangeError tool_error", () => {
+      const registry = createRegistry([calculateTool]);
+      const result = dispatch(`calculate("x + 1") calculate(42) calculate() calculate("1/0") calculate("6*7")`, registry);
+      expect(result.results.map((r) => r.error?.code ?? r.value)).toEqual(["bad_arguments", "bad_arguments", "bad_arguments", "tool_error", 42]);
+      expect(result.results[3].error?.type).toBe("RangeError");
+    });
+  });
+});

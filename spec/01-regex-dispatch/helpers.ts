@@ -1,0 +1,70 @@
+// Small helpers shared by kata 1's specs.
+import { expect } from "vitest";
+import type { ParsedCall, ToolDefinition, Value } from "@impl/01-regex-dispatch";
+
+/** What a call means, without where it was: the part most specs compare. */
+export const brief = (call: ParsedCall) => ({ name: call.name, args: call.args, kwargs: call.kwargs });
+
+/** The text of a span. */
+export const sliceOf = (text: string, span: { start: number; end: number }) => text.slice(span.start, span.end);
+
+/** A tool that records every call it gets. */
+export interface SpyTool extends ToolDefinition {
+  calls: Record<string, Value>[];
+}
+
+export function spyTool(name: string, params: ToolDefinition["params"] = [], result: unknown = `${name}:ok`): SpyTool {
+  const calls: Record<string, Value>[] = [];
+  return {
+    name,
+    params,
+    calls,
+    run(args) {
+      calls.push(args);
+      return result;
+    },
+  };
+}
+
+/** Parameters that accept any of the given keyword names, all optional. */
+export const optionalParams = (...names: string[]) => names.map((name) => ({ name, optional: true }));
+
+/**
+ * Linear-time check that a quadratic implementation cannot pass and a linear one cannot fail by
+ * noise. Sizes grow 4x at a time, 4 KiB up to 1 MiB; at each step the larger input must take
+ * less than 12x as long as the smaller one (best of 3 runs each): linear time grows about 4x per
+ * step, quadratic time 16x. A step that fails by a small margin (under 15x) is measured again, up
+ * to 3 times, since a busy machine can stall any run; a quadratic step fails at once. Growing step by
+ * step makes a quadratic parser fail within a second or so instead of hanging on the mebibyte.
+ */
+export function expectLinear(make: (size: number) => string, run: (text: string) => unknown): void {
+  const RATIO = 12;
+  const RETRY_BELOW = 15;
+  // Timers and schedulers are noisy below a few milliseconds: anything faster counts as that.
+  const FLOOR_MS = 4;
+  const time = (text: string): number => {
+    let best = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const start = performance.now();
+      run(text);
+      best = Math.min(best, performance.now() - start);
+    }
+    return Math.max(best, FLOOR_MS);
+  };
+  for (let size = 4 << 10; size < 1 << 20; size *= 4) {
+    const small = make(size);
+    const large = make(size * 4);
+    let ratio: number;
+    let message: string;
+    let attempts = 0;
+    do {
+      const tSmall = time(small);
+      const tLarge = time(large);
+      ratio = tLarge / tSmall;
+      message = `${size} -> ${size * 4} chars took ${tSmall.toFixed(1)} -> ${tLarge.toFixed(1)} ms`;
+      attempts++;
+          if (process.env.LINEAR_DEBUG) console.log(message);
+    } while (attempts < 3 && ratio >= RATIO && ratio < RETRY_BELOW);
+    expect(ratio, message).toBeLessThan(RATIO);
+  }
+}

@@ -1,0 +1,355 @@
+// Kata 1, tasks 1, 3 and 6 of the README: finding calls, calls that cannot be read, speed.
+import { describe, expect } from "vitest";
+import { parseToolCalls } from "@impl/01-regex-dispatch";
+import { l1, l2, l3 } from "../support/graded.ts";
+import { brief, expectLinear, sliceOf } from "./helpers.ts";
+import { objectOf } from "./arbitraries.ts";
+
+const only = (text: string) => {
+  const result = parseToolCalls(text);
+  expect(result.errors).toEqual([]);
+  expect(result.calls).toHaveLength(1);
+  return result.calls[0];
+};
+
+describe("1. Finding calls: parseToolCalls", () => {
+  describe("formats", () => {
+    l1("a call with positional arguments", () => {
+      const call = only(`get_weather("北京", "今天")`);
+      expect(brief(call)).toEqual({ name: "get_weather", args: ["北京", "今天"], kwargs: {} });
+      expect(call.syntax).toBe("call");
+    });
+
+    l1("a call with keyword arguments", () => {
+      expect(brief(only(`get_weather(city="北京", date="today")`))).toEqual({
+        name: "get_weather", args: [], kwargs: { city: "北京", date: "today" },
+      });
+    });
+
+    l1("positional and keyword arguments mixed, spaces around '=' and a trailing comma", () => {
+      expect(brief(only(`search("tea", limit = 3, lang="zh",)`))).toEqual({
+        name: "search", args: ["tea"], kwargs: { limit: 3, lang: "zh" },
+      });
+    });
+
+    l1("a call with no arguments", () => {
+      expect(brief(only("Let me look: list_files() now."))).toEqual({ name: "list_files", args: [], kwargs: {} });
+    });
+
+    l1("dotted and namespaced names, as BFCL writes them", () => {
+      expect(only("math.factorial(number=5)").name).toBe("math.factorial");
+      expect(only("a.b_2.c(1)").name).toBe("a.b_2.c");
+    });
+
+    l1("a pythonic list of calls", () => {
+      const text = `Here: [a(x=1), b(y="s")] done`;
+      const result = parseToolCalls(text);
+      expect(result.calls.map(brief)).toEqual([
+        { name: "a", args: [], kwargs: { x: 1 } },
+        { name: "b", args: [], kwargs: { y: "s" } },
+      ]);
+      expect(result.calls.map((c) => c.syntax)).toEqual(["list", "list"]);
+      expect(result.calls.map((c) => sliceOf(text, c.span))).toEqual(["a(x=1)", `b(y="s")`]);
+      expect(result.prose).toBe("Here:  done");
+    });
+
+    l1("a TOOL_CALL marker line", () => {
+      const text = `I'll compute it.\nTOOL_CALL: {"name": "math.factorial", "arguments": {"number": 5}}\nDone.`;
+      const result = parseToolCalls(text);
+      expect(result.calls.map(brief)).toEqual([{ name: "math.factorial", args: [], kwargs: { number: 5 } }]);
+      expect(result.calls[0].syntax).toBe("marker");
+      expect(sliceOf(text, result.calls[0].span)).toBe(`TOOL_CALL: {"name": "math.factorial", "arguments": {"number": 5}}`);
+      expect(result.prose).toBe("I'll compute it.\n\nDone.");
+    });
+
+    l2("a marker without arguments has empty kwargs; a full-width colon works too", () => {
+      expect(brief(only(`TOOL_CALL：{"name": "now"}`))).toEqual({ name: "now", args: [], kwargs: {} });
+      expect(brief(only(`TOOL_CALL :\t{“name”：“天气”，“arguments”：{“城市”：“北京”}}`))).toEqual({
+        name: "天气", args: [], kwargs: { 城市: "北京" },
+      });
+    });
+
+    l2("TOOL_CALL not followed by ':' and '{' is prose", () => {
+      const text = "TOOL_CALL is how I call tools. TOOL_CALL: none needed. ping()";
+      const result = parseToolCalls(text);
+      expect(result.calls.map((c) => c.name)).toEqual(["ping"]);
+      expect(result.errors).toEqual([]);
+    });
+
+    l1("calls inside ```tool_code and ```python fences; a call-only fence leaves the prose", () => {
+      for (const info of ["tool_code", "python"]) {
+        const text = `Checking.\n\`\`\`${info}\nget_weather(city="Paris")\n\`\`\`\nBack soon.`;
+        const result = parseToolCalls(text);
+        expect(result.calls.map(brief)).toEqual([{ name: "get_weather", args: [], kwargs: { city: "Paris" } }]);
+        expect(result.prose).toBe("Checking.\n\nBack soon.");
+      }
+    });
+
+    l2("a fence that holds more than calls stays in the prose, its calls are still found", () => {
+      const text = "```python\nx = 1\nshow(x)\n```";
+      const result = parseToolCalls(text);
+      expect(result.calls.map(brief)).toEqual([{ name: "show", args: ["x"], kwargs: {} }]);
+      expect(result.prose).toBe("```python\nx = 1\n\n```");
+    });
+
+    l2("full-width punctuation as delimiters: （ ） ， “ ” ：", () => {
+      expect(brief(only(`get_weather（“北京”，date=“今天”，opts={“unit”：“c”}）`))).toEqual({
+        name: "get_weather", args: ["北京"], kwargs: { date: "今天", opts: { unit: "c" } },
+      });
+    });
+
+    l2("full-width and ASCII delimiters mixed in one call", () => {
+      expect(brief(only(`get_weather（city=“北京”，date="today")`))).toEqual({
+        name: "get_weather", args: [], kwargs: { city: "北京", date: "today" },
+      });
+    });
+
+    l2("a keyword named in Chinese", () => {
+      expect(brief(only(`weather(城市="北京")`))).toEqual({
+        name: "weather", args: [], kwargs: { 城市: "北京" },
+      });
+    });
+  });
+
+  describe("prose around calls", () => {
+    l1("no call: nothing found and the prose is the input itself", () => {
+      for (const text of ["Hello there.", "", "The weather is fine (mostly).", "注意（括号）里的内容"]) {
+        const result = parseToolCalls(text);
+        expect(result).toEqual({ calls: [], errors: [], prose: text });
+        expect(result.prose).toBe(text);
+      }
+    });
+
+    l1("prose before and after a call; the span is the call itself", () => {
+      const text = `Sure! get_weather(city="Oslo") Then I will answer.`;
+      const call = only(text);
+      expect(sliceOf(text, call.span)).toBe(`get_weather(city="Oslo")`);
+      expect(parseToolCalls(text).prose).toBe("Sure!  Then I will answer.");
+    });
+
+    l1("a call mid-sentence does not swallow the prose after it", () => {
+      const text = "I will call f(1) and then (maybe) g(2), ok?";
+      const result = parseToolCalls(text);
+      expect(result.calls.map(brief)).toEqual([
+        { name: "f", args: [1], kwargs: {} },
+        { name: "g", args: [2], kwargs: {} },
+      ]);
+      expect(result.prose).toBe("I will call  and then (maybe) , ok?");
+    });
+
+    l1("several calls in one reply: all of them, in order, whatever the format", () => {
+      const text = `First a(1); then TOOL_CALL: {"name": "b", "arguments": {"k": 2}}\nand [c(), d(z=None)] and e("x").`;
+      const result = parseToolCalls(text);
+      expect(result.calls.map((c) => c.name)).toEqual(["a", "b", "c", "d", "e"]);
+      expect(result.calls.map((c) => c.syntax)).toEqual(["call", "marker", "list", "list", "call"]);
+      const starts = result.calls.map((c) => c.span.start);
+      expect([...starts].sort((x, y) => x - y)).toEqual(starts);
+    });
+  });
+
+  describe("the rule that tells a call from prose", () => {
+    l2("prose with parentheses is not a call", () => {
+      for (const text of [
+        "the result (approx.) is 3",
+        "注意（括号）",
+        "f (x) is a function",
+        "(see above)",
+        "e.g.(this)",
+        "3f(x) and 2(3)",
+        "an empty pair () here",
+        "note...(x)",
+      ]) {
+        expect(parseToolCalls(text), text).toEqual({ calls: [], errors: [], prose: text });
+      }
+    });
+
+    l2("the other side of the rule: a name glued to '(' or '（' is a call", () => {
+      expect(only("f(x) is a function").name).toBe("f");
+      expect(only("结果是approx(3)").name).toBe("approx");
+      expect(only("注意note（括号）").name).toBe("note");
+      expect(only(`"quoted"f(1)`).name).toBe("f");
+    });
+
+    l2("a name is read as a whole word: abcf(x) is a call to abcf, not f", () => {
+      expect(only("abcf(x)").name).toBe("abcf");
+      expect(only("x.y_z(1)").name).toBe("x.y_z");
+    });
+
+    l2("a complete but invalid argument list is prose, not an error", () => {
+      for (const text of [`see note(a "b") here`, "sum(a b = c)", "f(x == 1)", `g("a" "b")`, "h(,)", `k(x=1, x=2)`]) {
+        expect(parseToolCalls(text), text).toEqual({ calls: [], errors: [], prose: text });
+      }
+    });
+
+    l2("scanning goes on where an argument list went wrong: a call inside it is still found", () => {
+      const result = parseToolCalls(`print(get_weather(city="x"))`);
+      expect(result.calls.map(brief)).toEqual([{ name: "get_weather", args: [], kwargs: { city: "x" } }]);
+      expect(result.prose).toBe("print()");
+    });
+
+    l2("a list holding something else is no list: its calls are found one by one", () => {
+      const text = "[a(1), see above]";
+      const result = parseToolCalls(text);
+      expect(result.calls.map((c) => [c.name, c.syntax])).toEqual([["a", "call"]]);
+      expect(result.prose).toBe("[, see above]");
+    });
+  });
+
+  describe("argument literals", () => {
+    l2("strings that contain ( ) [ ] { } , \" and line breaks", () => {
+      expect(brief(only(`f("a)b", 'c(d', "[x]{y}", "1, 2", 'say "hi"', "line1\nline2")`)).args).toEqual([
+        "a)b", "c(d", "[x]{y}", "1, 2", `say "hi"`, "line1\nline2",
+      ]);
+    });
+
+    l2("nested parentheses: a call ends at its own closing parenthesis, not at one inside a string", () => {
+      const result = parseToolCalls(`f("(a)", "b)", ["(c"]) then g(1)`);
+      expect(result.calls.map(brief)).toEqual([
+        { name: "f", args: ["(a)", "b)", ["(c"]], kwargs: {} },
+        { name: "g", args: [1], kwargs: {} },
+      ]);
+    });
+
+    l2("quoted commas do not split arguments", () => {
+      expect(brief(only(`f("a, b", 'c,d', k="x，y, z")`))).toEqual({
+        name: "f", args: ["a, b", "c,d"], kwargs: { k: "x，y, z" },
+      });
+    });
+
+    l2("double- and single-quoted strings with escapes", () => {
+      const call = only(String.raw`f("a\"b", 'it\'s', "tab\there\nnl", "\\", "\u00e9\u{1F600}\x41", "\q\(")`);
+      expect(call.args).toEqual([`a"b`, "it's", "tab\there\nnl", "\\", "é😀A", "q("]);
+    });
+
+    l2("numbers: integers, negatives, decimals, exponents", () => {
+      expect(only("f(0, 42, -7, 3.25, -0.5, .5, 1e3, 2.5E-2, +8, 007)").args).toEqual([
+        0, 42, -7, 3.25, -0.5, 0.5, 1000, 0.025, 8, 7,
+      ]);
+    });
+
+    l2("true/false/null and Python True/False/None", () => {
+      expect(only("f(true, false, null, True, False, None)").args).toEqual([true, false, null, true, false, null]);
+    });
+
+    l2("nested arrays and objects, quoted and bare keys, trailing commas", () => {
+      expect(only(`f([1, [2, [3, "x"]],], {"a": {"b": [true, None]}, c: 'd',})`).args).toEqual([
+        [1, [2, [3, "x"]]],
+        { a: { b: [true, null] }, c: "d" },
+      ]);
+    });
+
+    l2("bare words are strings, trimmed; words that look like numbers or literals are not", () => {
+      expect(brief(only("f(Beijing, q = New York , day=2024-05-01, flag=TRUE, n=NaN)"))).toEqual({
+        name: "f", args: ["Beijing"], kwargs: { q: "New York", day: "2024-05-01", flag: "TRUE", n: "NaN" },
+      });
+    });
+
+    l3("keys named __proto__ become own properties and pollute nothing", () => {
+      const call = only(`f(__proto__={"__proto__": {"polluted": 1}}, o={constructor: 1})`);
+      expect(Object.keys(call.kwargs)).toEqual(["__proto__", "o"]);
+      expect(call.kwargs).toEqual(objectOf([["__proto__", objectOf([["__proto__", objectOf([["polluted", 1]])]])], ["o", { constructor: 1 }]]));
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+  });
+});
+
+describe("3. Calls that cannot be read: parse errors", () => {
+  l2("a call cut off inside a string is an error, never a call", () => {
+    const text = `Sure: get_weather(city="北`;
+    const result = parseToolCalls(text);
+    expect(result.calls).toEqual([]);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0].name).toBe("get_weather");
+    expect(result.errors[0].span).toEqual({ start: 6, end: text.length });
+    expect(result.prose).toBe("Sure: ");
+  });
+
+  l2("cut off after '(', after a comma, inside an array, an object, an escape or a bare word", () => {
+    for (const text of ["f(", "f(1,", "f([1, 2", `f({"a": `, `f({"a"`, String.raw`f("\u00`, "f(x=", "f(Beij", "f(x=1", "f(1, 2   "]) {
+      const result = parseToolCalls(text);
+      expect(result.calls, text).toEqual([]);
+      expect(result.errors.map((e) => [e.name, e.span]), text).toEqual([["f", { start: 0, end: text.length }]]);
+    }
+  });
+
+  l2("a cut-off list keeps its complete calls; the cut one is an error", () => {
+    const text = `[a(x=1), b(y="s`;
+    const result = parseToolCalls(text);
+    expect(result.calls.map(brief)).toEqual([{ name: "a", args: [], kwargs: { x: 1 } }]);
+    expect(result.errors.map((e) => e.name)).toEqual(["b"]);
+  });
+
+  l2("a cut-off marker is an error", () => {
+    const text = `TOOL_CALL: {"name": "f", "arguments": {"x": [1, 2`;
+    const result = parseToolCalls(text);
+    expect(result.calls).toEqual([]);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0].span).toEqual({ start: 0, end: text.length });
+  });
+
+  l2("a marker without a string name, with non-object arguments or a broken object is an error", () => {
+    for (const text of [
+      `TOOL_CALL: {"arguments": {}}`,
+      `TOOL_CALL: {"name": "", "arguments": {}}`,
+      `TOOL_CALL: {"name": 42}`,
+      `TOOL_CALL: {"name": "f", "arguments": [1]}`,
+      `TOOL_CALL: {"name": "f", "arguments": "{}"}`,
+      `TOOL_CALL: {"name" "f"}`,
+    ]) {
+      const result = parseToolCalls(text);
+      expect(result.calls, text).toEqual([]);
+      expect(result.errors, text).toHaveLength(1);
+      expect(result.errors[0].span.start, text).toBe(0);
+    }
+  });
+
+  l2("a parse error does not hide the calls after it", () => {
+    const text = `TOOL_CALL: {"name": 1}\nthen ok(2)`;
+    const result = parseToolCalls(text);
+    expect(result.errors).toHaveLength(1);
+    expect(result.calls.map(brief)).toEqual([{ name: "ok", args: [2], kwargs: {} }]);
+  });
+
+  l3("nesting deeper than 64 levels is refused; 64 levels are fine", () => {
+    const fine = only(`f(${"[".repeat(64)}1${"]".repeat(64)})`);
+    let value: unknown = fine.args[0];
+    for (let depth = 0; depth < 64; depth++) value = (value as unknown[])[0];
+    expect(value).toBe(1);
+
+    const result = parseToolCalls(`f(${"[".repeat(65)}1${"]".repeat(65)})`);
+    expect(result.calls).toEqual([]);
+    expect(result.errors.map((e) => e.name)).toEqual(["f"]);
+  });
+});
+
+describe("6. Robustness and speed", () => {
+  const cases: [string, (n: number) => string][] = [
+    ["unbalanced parentheses", (n) => "f(" + "(".repeat(n)],
+    ["an endless string", (n) => `f("` + "x".repeat(n)],
+    ["nested brackets", (n) => "f(" + "[".repeat(n)],
+    ["f( repeated", (n) => "f(".repeat(n >> 1)],
+    ["calls whose strings hold calls", (n) => `f("g(", 'h("', `.repeat(Math.ceil(n / 12)).slice(0, n)],
+    ["lists that never close", (n) => `[a("${"x".repeat(24)}"), `.repeat(Math.ceil(n / 34)).slice(0, n)],
+    ["one long word", (n) => "a".repeat(n)],
+    ["a marker with an endless object", (n) => `TOOL_CALL: {"a": [` + "1, ".repeat(n / 3)],
+  ];
+
+  for (const [name, make] of cases) {
+    l3(`1 MiB of ${name} takes linear time`, () => {
+      expectLinear(make, parseToolCalls);
+    }, { timeout: 20_000 });
+  }
+
+  // Small sizes: a quadratic implementation must fail here, not hang the run.
+  l3("the adversarial cases give the documented answers", () => {
+    const size = 16 << 10;
+    const truncated = parseToolCalls(`f("` + "x".repeat(size));
+    expect(truncated.calls).toEqual([]);
+    expect(truncated.errors.map((e) => e.name)).toEqual(["f"]);
+    const deep = parseToolCalls(`f(${"[".repeat(size)}`);
+    expect(deep.calls).toEqual([]);
+    expect(deep.errors.map((e) => e.name)).toEqual(["f"]);
+    const many = parseToolCalls("ok(1) ".repeat(size / 8));
+    expect(many.calls).toHaveLength(size / 8);
+  });
+});

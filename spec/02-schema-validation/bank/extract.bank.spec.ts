@@ -1,0 +1,163 @@
+// Held-out bank, kata 2, tasks 1 and 2: extraction and argument decoding, with messages the
+// visible specs do not use and random cases. The candidate pack leaves this folder out.
+import fc from "fast-check";
+import { describe, expect } from "vitest";
+import { extractToolCalls } from "@impl/02-schema-validation";
+import { l1, l2, l3 } from "../../support/graded.ts";
+import { argumentsObject, callFreeProse, generatedCall, nastyJson, renderInText, toolName } from "../arbitraries.ts";
+
+const entry = (name: string, args: unknown, id?: string) => ({ ...(id === undefined ? {} : { id }), type: "function", function: { name, arguments: args } });
+
+describe("1. Extract the tool calls", () => {
+  l1("an OpenAI message with three calls, one without an id, arguments as JSON text", () => {
+    const r = extractToolCalls({
+      role: "assistant",
+      content: "ignored {\"name\": \"nope\", \"arguments\": {}}",
+      tool_calls: [entry("search", '{"q":"tea","limit":3}', "call_x1"), entry("open", '{"url":"https://a.b"}'), entry("close", "{}", "call_x3")],
+    });
+    expect(r.calls).toEqual([
+      { id: "call_x1", name: "search", arguments: { q: "tea", limit: 3 } },
+      { id: "call_1", name: "open", arguments: { url: "https://a.b" } },
+      { id: "call_x3", name: "close", arguments: {} },
+    ]);
+    expect(r.errors).toEqual([]);
+  });
+
+  l2("generated ids step around the ids already taken; an empty id is replaced", () => {
+    const r = extractToolCalls({ tool_calls: [entry("a", "{}", "call_1"), entry("b", "{}"), entry("c", "{}", "")] });
+    expect(r.calls.map((c) => c.id)).toEqual(["call_1", "call_1_2", "call_2"]);
+  });
+
+  l2("an Anthropic message: a call in a text block comes before the tool_use block after it", () => {
+    const r = extractToolCalls({
+      role: "assistant",
+      content: [
+        { type: "text", text: 'First {"name": "t1", "arguments": {"k": [1, {"z": 2}]}}' },
+        { type: "tool_use", id: "toolu_7", name: "t2", input: { a: "b" } },
+        { type: "tool_result", tool_use_id: "toolu_0", content: '{"name": "t3", "arguments": {}}' },
+      ],
+    });
+    expect(r.calls).toEqual([
+      { id: "call_0", name: "t1", arguments: { k: [1, { z: 2 }] } },
+      { id: "toolu_7", name: "t2", arguments: { a: "b" } },
+    ]);
+  });
+
+  l2("a reply cut off inside an outer object still gives the complete calls inside it", () => {
+    const r = extractToolCalls('Plan: {"steps": [{"name": "a", "arguments": {"n": 1}}, {"name": "b", "arg');
+    expect(r.calls).toEqual([{ id: "call_0", name: "a", arguments: { n: 1 } }]);
+  });
+
+  l2("an array message: object elements are read, nested arrays and a name without arguments are not calls", () => {
+    const r = extractToolCalls([{ name: "a", arguments: {} }, [{ name: "n", arguments: {} }], 5, "b()", { name: "x" }]);
+    expect(r.calls.map((c) => c.name)).toEqual(["a"]);
+    expect(r.errors).toEqual([]);
+  });
+
+  l2("a <tool_call> tag holding a whole OpenAI message is read as that message", () => {
+    const inner = { role: "assistant", tool_calls: [entry("w", '{"q":1}', "k")] };
+    expect(extractToolCalls(`<tool_call>${JSON.stringify(inner)}</tool_call>`).calls).toEqual([{ id: "k", name: "w", arguments: { q: 1 } }]);
+  });
+
+  l2("an unclosed tag after a closed one: the first call stays, nothing after the open tag is used", () => {
+    const r = extractToolCalls('<tool_call>{"name":"a","arguments":{}}</tool_call> then <tool_call>{"name":"b","arguments":{}} {"name":"c","arguments":{}}');
+    expect(r.calls.map((c) => c.name)).toEqual(["a"]);
+    expect(r.errors.map((e) => e.code)).toEqual(["unclosed_tag"]);
+  });
+
+  l2("names are kept exactly as written: no trimming, no case change", () => {
+    const r = extractToolCalls({ tool_calls: [entry(" Get_Weather ", "{}", "1"), entry("get.weather", "{}", "2")] });
+    expect(r.calls.map((c) => c.name)).toEqual([" Get_Weather ", "get.weather"]);
+  });
+
+  l2.property("known names: calls and data objects mixed in prose, only the known names are calls", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(generatedCall, fc.boolean()), { minLength: 1, maxLength: 4 }), callFreeProse, (items, prose) => {
+        const known = items.filter(([, k]) => k).map(([c]) => c.name);
+        const text = items.map(([c]) => JSON.stringify({ name: c.name, arguments: c.arguments })).join(prose.replace(/[{[]/g, "") || " ");
+        const r = extractToolCalls(text, known);
+        expect(r.calls.map((c) => c.name)).toEqual(items.map(([c]) => c.name).filter((n) => known.includes(n)));
+      }),
+    );
+  });
+
+  l2.property("ids: given non-empty ids are kept, generated ones are unique and deterministic", () => {
+    const id = fc.option(fc.constantFrom("", "call_0", "call_1", "call_1_2", "call_2", "x", "toolu_1"), { nil: undefined });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(toolName, id), { minLength: 1, maxLength: 6 }), (specs) => {
+        const message = { tool_calls: specs.map(([n, i]) => entry(n, "{}", i)) };
+        const ids = extractToolCalls(message).calls.map((c) => c.id);
+        expect(ids).toEqual(extractToolCalls(message).calls.map((c) => c.id));
+        specs.forEach(([, given], i) => {
+          if (typeof given === "string" && given !== "") expect(ids[i]).toBe(given);
+          else {
+            expect(ids[i].startsWith(`call_${i}`)).toBe(true);
+            expect(ids.filter((x) => x === ids[i])).toHaveLength(1);
+          }
+        });
+      }),
+    );
+  });
+
+  l3.property("calls in every text shape inside prose, one after another: all of them, in order", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(generatedCall, fc.constantFrom("tag", "bare", "fence", "string-args", "double-encoded", "parameters" as const)), { minLength: 1, maxLength: 4 }), callFreeProse, (items, prose) => {
+        const text = items.map(([c, shape]) => renderInText(c, shape)).join(` ${prose.replace(/[{[]/g, "")} `);
+        const r = extractToolCalls(text);
+        expect(r.calls.map((c) => [c.name, c.arguments])).toEqual(items.map(([c]) => [c.name, c.arguments]));
+      }),
+    );
+  });
+});
+
+describe("2. Decode the arguments", () => {
+  const decoded = (raw: unknown, key = "arguments") => extractToolCalls({ name: "f", [key]: raw }).calls[0];
+
+  l2("a triple-encoded string is not an object after two decodes; a bad second decode is invalid_json", () => {
+    const thrice = JSON.stringify(JSON.stringify(JSON.stringify({ a: 1 })));
+    const block = extractToolCalls({ type: "tool_use", id: "t", name: "f", input: thrice }).calls[0];
+    expect(block).toMatchObject({ id: "t", name: "f", arguments: {}, argumentsError: { code: "not_an_object", raw: thrice } });
+    const bad = JSON.stringify("{bad");
+    expect(decoded(bad)).toMatchObject({ arguments: {}, argumentsError: { code: "invalid_json", raw: bad } });
+  });
+
+  l2('"null", a newline-only string, and ambiguous keys with raw holding both', () => {
+    expect(decoded("null")).toMatchObject({ arguments: {}, argumentsError: { code: "not_an_object" } });
+    const blank = decoded("  \n\t ");
+    expect(blank.arguments).toEqual({});
+    expect(blank.argumentsError).toBeUndefined();
+    const both = decoded({ a: 1 });
+    expect(both.argumentsError).toBeUndefined();
+    const amb = extractToolCalls({ name: "f", arguments: { a: 1 }, parameters: "{}" }).calls[0];
+    expect(amb.argumentsError).toMatchObject({ code: "ambiguous_arguments", raw: { arguments: { a: 1 }, parameters: "{}" } });
+  });
+
+  l2.property("non-object JSON, encoded once or twice, is not_an_object with the raw value kept", () => {
+    const nonObject = fc.oneof(fc.integer(), fc.boolean(), fc.array(nastyJson, { maxLength: 3 }), fc.string().filter((s) => s.trim() !== "").map((s) => JSON.stringify(s)));
+    fc.assert(
+      fc.property(nonObject, fc.constantFrom(1, 2), (value, times) => {
+        let raw = JSON.stringify(value);
+        if (times === 2) raw = JSON.stringify(raw);
+        const call = extractToolCalls({ tool_calls: [entry("f", raw, "c")] }).calls[0];
+        expect(call.name).toBe("f");
+        expect(call.arguments).toEqual({});
+        expect(call.argumentsError?.code).toBe("not_an_object");
+        expect(call.argumentsError?.raw).toBe(raw);
+      }),
+    );
+  });
+
+  l2.property("any arguments object survives the OpenAI, Anthropic and parameters shapes equal", () => {
+    fc.assert(
+      fc.property(argumentsObject, (args) => {
+        const viaOpenAI = extractToolCalls({ tool_calls: [entry("f", JSON.stringify(args), "c")] }).calls[0];
+        const viaAnthropic = extractToolCalls({ type: "tool_use", id: "t", name: "f", input: args }).calls[0];
+        const viaParameters = extractToolCalls({ name: "f", parameters: JSON.stringify(JSON.stringify(args)) }).calls[0];
+        for (const call of [viaOpenAI, viaAnthropic, viaParameters]) {
+          expect(call.argumentsError).toBeUndefined();
+          expect(call.arguments).toEqual(args);
+        }
+      }),
+    );
+  });
+});

@@ -1,0 +1,272 @@
+// Held-out bank, kata 2, tasks 3 to 7: the validator, its errors, coercion, feedback and safety
+// limits, with schemas the visible specs do not use and random cases against plain oracles.
+import fc from "fast-check";
+import { describe, expect } from "vitest";
+import { formatFeedback, MAX_DEPTH, MAX_FEEDBACK_ERRORS, MAX_PATTERN_LENGTH, SchemaError, validate, type Schema, type ValidationError } from "@impl/02-schema-validation";
+import { l1, l2, l3 } from "../../support/graded.ts";
+import { PROPERTY_NAMES } from "../arbitraries.ts";
+
+const valid = (schema: Schema, data: unknown) => validate(schema, data).valid;
+const pairs = (schema: Schema, data: unknown) => validate(schema, data).errors.map((e) => [e.path, e.keyword]);
+
+function schemaError(schema: unknown, data: unknown = {}): string {
+  try {
+    validate(schema as Schema, data);
+  } catch (e) {
+    return e instanceof SchemaError ? `${e.code} ${e.schemaPath}` : `not a SchemaError: ${(e as Error).message}`;
+  }
+  return "no error";
+}
+
+const escape = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
+
+const booking: Schema = {
+  type: "object",
+  properties: {
+    hotel: { type: "string", minLength: 2, maxLength: 40 },
+    nights: { type: "integer", minimum: 1, maximum: 30 },
+    guests: { type: "array", minItems: 1, items: { type: "object", properties: { name: { type: "string" }, age: { type: "integer", exclusiveMinimum: 0 } }, required: ["name"] } },
+    room: { enum: ["single", "double", "suite"] },
+    checkIn: { type: "string", format: "date" },
+  },
+  required: ["hotel", "nights", "guests"],
+  additionalProperties: false,
+};
+
+describe("3. Validate against the keyword subset", () => {
+  l1("a booking schema: good arguments pass, each broken one is found", () => {
+    const good = { hotel: "Ritz", nights: 2, guests: [{ name: "Ann", age: 30 }], room: "suite", checkIn: "2026-02-28" };
+    expect(validate(booking, good)).toEqual({ valid: true, errors: [], value: good, coercions: [] });
+    expect(pairs(booking, { hotel: "R", nights: 0, guests: [{ age: 0 }], room: "penthouse", checkIn: "2026-02-29", pets: true })).toEqual([
+      ["/hotel", "minLength"], ["/nights", "minimum"], ["/guests/0/name", "required"], ["/guests/0/age", "exclusiveMinimum"],
+      ["/room", "enum"], ["/checkIn", "format"], ["/pets", "additionalProperties"],
+    ]);
+  });
+
+  l2("date-time: leap seconds only at 23:59 UTC, lower-case t and z, no 24:00, an offset required", () => {
+    const cases: [string, boolean][] = [
+      ["2024-06-30T23:59:60Z", true], ["2024-07-01T00:59:60+01:00", true], ["2024-06-30T23:59:60+01:00", false],
+      ["2024-05-01t10:00:00.123z", true], ["2024-05-01T24:00:00Z", false], ["2024-05-01T10:00:00+24:00", false],
+      ["2024-05-01T10:00:00", false], ["2024-05-01T10:60:00Z", false], ["2024-02-30T10:00:00Z", false],
+    ];
+    for (const [s, ok] of cases) expect(valid({ format: "date-time" }, s), s).toBe(ok);
+  });
+
+  l2("email: dot-atoms, quoted locals, IP literals, split at the last @", () => {
+    const cases: [string, boolean][] = [
+      ["a.b+c@sub.example.org", true], ['"john doe"@example.com', true], ["a@[127.0.0.1]", true], ["a@[IPv6:::1]", true],
+      ["a@x", true], ["a..b@x.com", false], [".a@x.com", false], ["a@-x.com", false], ["a@[256.0.0.1]", false],
+      ["a@b@example.com", false], ["é@x.com", false], ["@x.com", false], ["a@", false],
+    ];
+    for (const [s, ok] of cases) expect(valid({ format: "email" }, s), s).toBe(ok);
+  });
+
+  l2("date and uuid: centuries, month lengths, ASCII digits, either case of hex", () => {
+    const cases: [string, string, boolean][] = [
+      ["date", "1900-02-29", false], ["date", "2000-02-29", true], ["date", "2024-04-31", false], ["date", "2024-1-01", false],
+      ["date", "２０２４-01-01", false], ["date", "2024-00-10", false], ["date", "2024-12-31", true],
+      ["uuid", "123E4567-E89B-12D3-A456-426614174000", true], ["uuid", "123e4567-e89b-12d3-a456-42661417400g", false],
+      ["uuid", "123e4567-e89b12d3-a456-426614174000", false],
+    ];
+    for (const [format, s, ok] of cases) expect(valid({ format }, s), `${format} ${s}`).toBe(ok);
+  });
+
+  l2.property("date: valid exactly when the day exists in that month (a calendar oracle)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), (y, m, d) => {
+        const text = `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+        const date = new Date(Date.UTC(2000, m - 1, d));
+        date.setUTCFullYear(y);
+        const exists = m >= 1 && m <= 12 && d >= 1 && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+        expect(valid({ format: "date" }, text), text).toBe(exists);
+      }),
+    );
+  });
+
+  l2.property("multipleOf: k steps of a decimal step are multiples, k and a half steps are not", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -5000, max: 5000 }), fc.constantFrom(0.1, 0.01, 0.2, 0.05, 0.3, 2.5, 7), (k, step) => {
+        expect(valid({ multipleOf: step }, k * step), `${k} * ${step}`).toBe(true);
+        expect(valid({ multipleOf: step }, (k + 0.5) * step), `${k + 0.5} * ${step}`).toBe(false);
+      }),
+    );
+  });
+
+  l2("schema errors: each code with the schemaPath of the offending keyword", () => {
+    expect(schemaError({ prefixItems: [] })).toBe("unsupported_keyword /prefixItems");
+    expect(schemaError({ properties: { a: { $id: "x" } } })).toBe("unsupported_keyword /properties/a/$id");
+    expect(schemaError({ dependentRequired: {} })).toBe("unsupported_keyword /dependentRequired");
+    expect(schemaError({ format: "hostname" })).toBe("unsupported_keyword /format");
+    expect(schemaError({ $ref: "#/definitions/x" })).toBe("unsupported_ref /$ref");
+    expect(schemaError({ type: [] })).toBe("invalid_keyword /type");
+    expect(schemaError({ type: ["string", "string"] })).toBe("invalid_keyword /type");
+    expect(schemaError({ enum: "a" })).toBe("invalid_keyword /enum");
+    expect(schemaError({ anyOf: [] })).toBe("invalid_keyword /anyOf");
+    expect(schemaError({ additionalProperties: 1 })).toBe("invalid_keyword /additionalProperties");
+    expect(schemaError({ items: { properties: { a: { maxLength: 1.5 } } } })).toBe("invalid_keyword /items/properties/a/maxLength");
+    expect(schemaError({ items: { $ref: "#/$defs/nope" } })).toMatch(/^unresolved_ref /);
+    expect(valid({ properties: { a: { maxLength: 1 } } }, { a: "x" })).toBe(true);
+  });
+
+  l2("$ref names are percent-decoded and ~-unescaped; keywords next to a $ref apply too", () => {
+    const schema: Schema = {
+      $defs: { "a b": { type: "string" }, "m~n": { type: "integer" } },
+      properties: { p: { $ref: "#/$defs/a%20b" }, q: { $ref: "#/$defs/m~0n", minimum: 3 } },
+    };
+    expect(pairs(schema, { p: 1, q: 2 })).toEqual([["/p", "type"], ["/q", "minimum"]]);
+    expect(valid(schema, { p: "x", q: 3 })).toBe(true);
+  });
+});
+
+describe("4. Report every error, with its path", () => {
+  l2("the documented order across required, properties, items, additionalProperties, allOf and anyOf", () => {
+    const schema: Schema = {
+      type: "object",
+      required: ["a"],
+      properties: { a: { type: "string" }, l: { type: "array", minItems: 2, items: { type: "integer" } } },
+      additionalProperties: false,
+      allOf: [{ required: ["z"] }],
+      anyOf: [{ required: ["q"] }],
+    };
+    const errors = validate(schema, { l: [1.5], x: 1 }).errors;
+    expect(errors.map((e) => [e.path, e.keyword, e.schemaPath])).toEqual([
+      ["/a", "required", "/required"],
+      ["/l", "minItems", "/properties/l/minItems"],
+      ["/l/0", "type", "/properties/l/items/type"],
+      ["/x", "additionalProperties", "/additionalProperties"],
+      ["/z", "required", "/allOf/0/required"],
+      ["", "anyOf", "/anyOf"],
+    ]);
+  });
+
+  l2.property("every property of the wrong type is reported, in the schema's order, at its escaped path", () => {
+    fc.assert(
+      fc.property(fc.shuffledSubarray(PROPERTY_NAMES, { minLength: 1 }), fc.shuffledSubarray(PROPERTY_NAMES), (schemaOrder, wrong) => {
+        const schema: Schema = { type: "object", properties: Object.fromEntries(schemaOrder.map((k) => [k, { type: "string" }])) };
+        const data = Object.fromEntries(schemaOrder.map((k) => [k, wrong.includes(k) ? 1 : "ok"]));
+        const expected = schemaOrder.filter((k) => wrong.includes(k)).map((k) => [`/${escape(k)}`, "type"]);
+        expect(pairs(schema, data)).toEqual(expected);
+      }),
+    );
+  });
+
+  l2.property("additionalProperties false: one error per extra key, in the instance's key order", () => {
+    const extra = fc.uniqueArray(fc.string({ minLength: 1, maxLength: 5 }).filter((k) => k !== "__proto__" && !["a", "b"].includes(k)), { maxLength: 5 });
+    fc.assert(
+      fc.property(extra, (keys) => {
+        const data: Record<string, unknown> = { a: 1 };
+        for (const k of keys) data[k] = k;
+        data.b = 2;
+        const r = validate({ properties: { a: {}, b: {} }, additionalProperties: false }, data);
+        expect(r.errors.map((e) => [e.path, e.keyword])).toEqual(Object.keys(data).filter((k) => k !== "a" && k !== "b").map((k) => [`/${escape(k)}`, "additionalProperties"]));
+      }),
+    );
+  });
+
+  l2("messages: const, pattern, maxItems and multipleOf name what was expected and what was got", () => {
+    const [c] = validate({ const: "on" }, "off").errors;
+    expect(c.message).toContain('"on"');
+    expect(c.message).toContain('"off"');
+    const [p] = validate({ pattern: "^[A-Z]{3}$" }, "abc").errors;
+    expect(p.message).toContain("^[A-Z]{3}$");
+    const [m] = validate({ maxItems: 2 }, [1, 2, 3, 4]).errors;
+    expect(m.message).toContain("2");
+    expect(m.message).toContain("4");
+    const [q] = validate({ multipleOf: 7 }, 50).errors;
+    expect(q.message).toContain("7");
+    expect(q.message).toContain("50");
+    const [t] = validate({ type: ["integer", "null"] }, "x".repeat(100)).errors;
+    expect(t.message).toContain("integer");
+    expect(t.message).toContain("null");
+    expect(t.message).toContain(JSON.stringify("x".repeat(100)).slice(0, 57) + "...");
+  });
+});
+
+describe("5. Coerce, narrowly and only when asked", () => {
+  l2("-0 does not round-trip; a type list with null still coerces; other keywords see the number", () => {
+    expect(validate({ type: "integer" }, "-0", { coerce: true })).toMatchObject({ valid: false, coercions: [] });
+    expect(validate({ type: ["integer", "null"] }, "3", { coerce: true })).toMatchObject({ valid: true, value: 3, coercions: [{ path: "", from: "3", to: 3 }] });
+    const r = validate({ type: "number", maximum: 5 }, "7", { coerce: true });
+    expect(r.errors.map((e) => e.keyword)).toEqual(["maximum"]);
+    expect(r.coercions).toEqual([{ path: "", from: "7", to: 7 }]);
+  });
+
+  l2.property("integer strings in an array are all coerced, reported in index order, the input untouched", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.integer().map(String), fc.constantFrom("x", "1.5", "01", "true")), { maxLength: 8 }), (items) => {
+        const copy = [...items];
+        const r = validate({ type: "array", items: { type: "integer" } }, items, { coerce: true });
+        const good = (s: string) => String(Number(s)) === s && Number.isInteger(Number(s));
+        expect(r.coercions).toEqual(items.flatMap((s, i) => (good(s) ? [{ path: `/${i}`, from: s, to: Number(s) }] : [])));
+        expect(r.value).toEqual(items.map((s) => (good(s) ? Number(s) : s)));
+        expect(r.valid).toBe(items.every(good));
+        expect(items).toEqual(copy);
+      }),
+    );
+  });
+});
+
+describe("6. Feedback for the model", () => {
+  const err = (path: string, message = "expected string, got 1"): ValidationError => ({ path, keyword: "type", message, schemaPath: "" });
+
+  l2("paths become dotted names with ~0 and ~1 unescaped; the tool is named in backticks", () => {
+    const text = formatFeedback([err("/stops/2/lat", "m1"), err("/a~1b/m~0n", "m2")], "route");
+    const lines = text.split("\n");
+    expect(lines[0]).toContain("`route`");
+    expect(lines.slice(1)).toEqual(["- argument `stops.2.lat`: m1", "- argument `a/b.m~n`: m2"]);
+  });
+
+  l2.property(`any number of errors: at most ${MAX_FEEDBACK_ERRORS} lines, then "- ... and N more errors"`, () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 30 }), (n) => {
+        const lines = formatFeedback(Array.from({ length: n }, (_, i) => err(`/p${i}`, `m${i}`))).split("\n");
+        const shown = Math.min(n, MAX_FEEDBACK_ERRORS);
+        expect(lines.slice(1, 1 + shown)).toEqual(Array.from({ length: shown }, (_, i) => `- argument \`p${i}\`: m${i}`));
+        // The README writes "N more errors"; the singular "1 more error" is fine too.
+        if (n > MAX_FEEDBACK_ERRORS) {
+          expect(lines.slice(1 + shown)).toHaveLength(1);
+          expect(lines[1 + shown]).toMatch(new RegExp(`^- \\.\\.\\. and ${n - MAX_FEEDBACK_ERRORS} more error`));
+        }
+        else expect(lines).toHaveLength(1 + n);
+      }),
+    );
+  });
+});
+
+describe("7. Safety limits", () => {
+  l3("more patterns refused before they run, and harmless look-alikes accepted", () => {
+    for (const p of ["(x+x+)+y", "(\\w+\\s?)*$", "(a|b)*c", "(?<n>a)\\k<n>", "(a)\\1", "(?:a+){2,}", "(a?)+", "x".repeat(MAX_PATTERN_LENGTH + 1)]) {
+      expect(schemaError({ pattern: p }, ""), p.slice(0, 20)).toBe("unsafe_pattern /pattern");
+    }
+    for (const p of ["^(ab)*$", "[(a+)+]", "\\(a+\\)+", "(a+){2}", "x".repeat(MAX_PATTERN_LENGTH)]) {
+      expect(schemaError({ pattern: p }, ""), p.slice(0, 20)).toBe("no error");
+    }
+  });
+
+  l3(`objects and arrays mixed: ${MAX_DEPTH} levels are fine, one more is one depth error whatever the schema`, () => {
+    const nest = (levels: number) => {
+      let d: unknown = 1;
+      for (let i = 0; i < levels; i++) d = i % 2 ? [d] : { k: d };
+      return d;
+    };
+    expect(validate(true, nest(MAX_DEPTH)).errors).toEqual([]);
+    for (const schema of [true, { type: "string" }, { items: false }] as Schema[]) {
+      expect(validate(schema, nest(MAX_DEPTH + 1)).errors).toEqual([{ path: "", keyword: "depth", message: expect.any(String), schemaPath: "" }]);
+    }
+  });
+
+  l3("a $ref loop through allOf is ref_cycle; recursion that moves into the instance is fine", () => {
+    expect(schemaError({ $defs: { a: { $ref: "#/$defs/b" }, b: { allOf: [{ $ref: "#/$defs/a" }] } }, $ref: "#/$defs/a" }, 1)).toMatch(/^ref_cycle /);
+    const list: Schema = { $defs: { l: { anyOf: [{ type: "null" }, { type: "object", properties: { next: { $ref: "#/$defs/l" } } }] } }, $ref: "#/$defs/l" };
+    expect(valid(list, { next: { next: { next: null } } })).toBe(true);
+    expect(valid(list, { next: { next: 3 } })).toBe(false);
+  });
+
+  l3("toString, constructor and __proto__ are ordinary names in required and properties", () => {
+    expect(pairs({ required: ["toString", "constructor"], properties: { __proto__: { type: "string" } } } as Schema, {})).toEqual([
+      ["/toString", "required"], ["/constructor", "required"],
+    ]);
+    expect(valid({ required: ["toString"] }, { toString: 1 })).toBe(true);
+    expect(pairs({ properties: { constructor: { type: "string" } } }, JSON.parse('{"constructor": 5}'))).toEqual([["/constructor", "type"]]);
+  });
+});

@@ -1,0 +1,348 @@
+// Tasks 5-7: what goes wrong in a tool call becomes an error tool message; timeouts, retries and
+// the degraded answer; truncation of big results.
+import { describe, expect } from "vitest";
+import { backoffDelay, checkArguments, parseArguments, systemClock, truncateText, type JsonSchema } from "@impl/03-agent-loop";
+import { l1, l2, l3 } from "../support/graded.ts";
+import { FakeClock, reply, scriptedModel, spyTool, tools, transientError } from "../support/agent-harness/index.ts";
+import { envelope, errorCode, run, toolEvents, toolMessages } from "./helpers.ts";
+
+const citySchema: JsonSchema = {
+  type: "object",
+  properties: { city: { type: "string" }, days: { type: "integer" }, unit: { type: "string", enum: ["c", "f"] } },
+  required: ["city"],
+  additionalProperties: false,
+};
+
+describe("5. Failures become error tool messages and the loop goes on", () => {
+  l1("an unknown tool: unknown_tool, nothing runs, the model is asked again", async () => {
+    const real = tools.ok("get_weather");
+    const model = scriptedModel([reply.calls(["get_wether", { city: "北京" }]), reply.text("sorry")]);
+    const r = await run({ model, tools: [real] });
+    expect(r.status).toBe("completed");
+    expect(real.executions).toBe(0);
+    const [m] = toolMessages(r);
+    expect(m.is_error).toBe(true);
+    expect(errorCode(m)).toBe("unknown_tool");
+    expect(model.requests[1].messages.at(-1)).toEqual(m);
+  });
+
+  l2("names of Object.prototype members are unknown tools", async () => {
+    const model = scriptedModel([reply.calls(["__proto__", {}], ["toString", {}], ["constructor", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [tools.ok("get_weather")] });
+    expect(toolMessages(r).map(errorCode)).toEqual(["unknown_tool", "unknown_tool", "unknown_tool"]);
+  });
+
+  l2("tool names are matched exactly (case-sensitive)", async () => {
+    const t = tools.ok("get_weather");
+    const model = scriptedModel([reply.calls(["Get_Weather", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [t] });
+    expect(errorCode(toolMessages(r)[0])).toBe("unknown_tool");
+    expect(t.executions).toBe(0);
+  });
+
+  l1("arguments that break the schema: invalid_arguments, the tool does not run", async () => {
+    const t = tools.ok("get_weather", "sunny", { parameters: citySchema });
+    const model = scriptedModel([reply.calls(["get_weather", { town: "北京" }]), reply.calls(["get_weather", { city: "北京" }]), reply.text("ok")]);
+    const r = await run({ model, tools: [t] });
+    expect(toolMessages(r).map(errorCode)).toEqual(["invalid_arguments", undefined]);
+    expect(t.executions).toBe(1);
+    expect(t.calls).toEqual([{ city: "北京" }]);
+  });
+
+  l2("the invalid_arguments message names each offending argument by its path", async () => {
+    const t = tools.ok("get_weather", "sunny", { parameters: citySchema });
+    const model = scriptedModel([reply.calls(["get_weather", { days: "3", unit: "k", extra: true }]), reply.text("ok")]);
+    const r = await run({ model, tools: [t] });
+    const e = envelope(toolMessages(r)[0]);
+    expect(e.ok).toBe(false);
+    const message = e.ok ? "" : e.error.message;
+    for (const path of ["/city", "/days", "/unit", "/extra"]) expect(message).toContain(path);
+  });
+
+  l2("arguments that are not JSON, or JSON but not an object: invalid_arguments", async () => {
+    const t = tools.ok("t");
+    const model = scriptedModel([reply.calls(["t", '{"city": "北'], ["t", "[1,2]"], ["t", "42"]), reply.text("ok")]);
+    const r = await run({ model, tools: [t] });
+    expect(toolMessages(r).map(errorCode)).toEqual(["invalid_arguments", "invalid_arguments", "invalid_arguments"]);
+    expect(t.executions).toBe(0);
+  });
+
+  l1("a tool that throws: tool_error, and the loop goes on to the next step", async () => {
+    const t = tools.throws("boom");
+    const model = scriptedModel([reply.calls(["boom", {}]), reply.text("recovered")]);
+    const r = await run({ model, tools: [t] });
+    expect(r.status).toBe("completed");
+    expect(r.finalText).toBe("recovered");
+    expect(errorCode(toolMessages(r)[0])).toBe("tool_error");
+  });
+
+  l2("tool_error's message is '<ErrorName>: <first line of the message>'", async () => {
+    const t = tools.throws("boom", () => new TypeError("city must be set\nsecond line"));
+    const model = scriptedModel([reply.calls(["boom", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [t] });
+    const e = envelope(toolMessages(r)[0]);
+    expect(e).toEqual({ ok: false, error: { code: "tool_error", message: "TypeError: city must be set" } });
+  });
+
+  l2("a synchronous throw, an async rejection and a thrown non-Error are all tool_error", async () => {
+    const model = scriptedModel([reply.calls(["a", {}], ["b", {}], ["c", {}]), reply.text("ok")]);
+    const r = await run({
+      model,
+      tools: [
+        spyTool("a", () => {
+          throw new Error("sync");
+        }),
+        spyTool("b", async () => {
+          throw new Error("async");
+        }),
+        spyTool("c", () => {
+          throw "a string";
+        }),
+      ],
+    });
+    expect(r.status).toBe("completed");
+    expect(toolMessages(r).map(errorCode)).toEqual(["tool_error", "tool_error", "tool_error"]);
+  });
+
+  l2("one failing call does not stop its siblings", async () => {
+    const good = tools.ok("good", 1);
+    const model = scriptedModel([reply.calls(["good", {}], ["bad", {}], ["good", { x: 1 }]), reply.text("ok")]);
+    const r = await run({ model, tools: [good, tools.throws("bad")] });
+    expect(good.executions).toBe(2);
+    expect(toolMessages(r).map((m) => m.is_error)).toEqual([false, true, false]);
+  });
+
+  l2("a result that cannot be serialised (a cycle) is tool_error, not a crash", async () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const model = scriptedModel([reply.calls(["t", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [tools.ok("t", cyclic)] });
+    expect(r.status).toBe("completed");
+    expect(errorCode(toolMessages(r)[0])).toBe("tool_error");
+  });
+
+  l2("parseArguments: '' and 'null' are {}, an object is kept, anything else is refused", () => {
+    expect(parseArguments("")).toEqual({ ok: true, value: {} });
+    expect(parseArguments("  ")).toEqual({ ok: true, value: {} });
+    expect(parseArguments("null")).toEqual({ ok: true, value: {} });
+    expect(parseArguments('{"a":[1]}')).toEqual({ ok: true, value: { a: [1] } });
+    for (const bad of ["{", "[]", "3", '"s"', "true"]) expect(parseArguments(bad).ok).toBe(false);
+  });
+
+  l2("checkArguments: type, required, enum, additionalProperties false, nested properties and items", () => {
+    const schema: JsonSchema = {
+      type: "object",
+      properties: {
+        n: { type: "integer" },
+        x: { type: "number" },
+        tags: { type: "array", items: { type: "string" } },
+        opt: { type: "object", properties: { deep: { type: "boolean" } } },
+        nil: { type: "null" },
+        mode: { enum: ["a", 1] },
+      },
+      required: ["n"],
+      additionalProperties: false,
+    };
+    expect(checkArguments(schema, { n: 1, x: 1.5, tags: ["a"], opt: { deep: true }, nil: null, mode: 1 })).toEqual([]);
+    expect(checkArguments(schema, { n: 1, x: 2 })).toEqual([]);
+    const paths = (v: unknown) => checkArguments(schema, v).map((p) => p.path).sort();
+    expect(paths({})).toEqual(["/n"]);
+    expect(paths({ n: 1.5 })).toEqual(["/n"]);
+    expect(paths({ n: 1, x: "1" })).toEqual(["/x"]);
+    expect(paths({ n: 1, tags: ["a", 2] })).toEqual(["/tags/1"]);
+    expect(paths({ n: 1, opt: { deep: "yes" } })).toEqual(["/opt/deep"]);
+    expect(paths({ n: 1, mode: "b" })).toEqual(["/mode"]);
+    expect(paths({ n: 1, nil: 0 })).toEqual(["/nil"]);
+    expect(paths({ n: 1, other: 1 })).toEqual(["/other"]);
+    expect(paths([])).toEqual([""]);
+    for (const p of checkArguments(schema, {})) expect(typeof p.message).toBe("string");
+  });
+
+  l2("checkArguments: other keywords are ignored; properties not listed are allowed unless additionalProperties is false", () => {
+    expect(checkArguments({ type: "object", properties: { a: { type: "string", minLength: 5, format: "email" } } }, { a: "x", b: 1 })).toEqual([]);
+    expect(checkArguments({ type: "string" }, "s")).toEqual([]);
+    expect(checkArguments({ type: "boolean" }, "true").map((p) => p.path)).toEqual([""]);
+  });
+
+  l2("checkArguments: own keys only; __proto__ and constructor are ordinary (unknown) keys", () => {
+    const schema: JsonSchema = { type: "object", properties: {}, additionalProperties: false };
+    const value = JSON.parse('{"__proto__": {"polluted": true}, "constructor": 1}');
+    expect(checkArguments(schema, value).map((p) => p.path).sort()).toEqual(["/__proto__", "/constructor"]);
+    expect(checkArguments({ type: "object", required: ["toString"] }, {}).map((p) => p.path)).toEqual(["/toString"]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe("6. Timeouts and retries", () => {
+  l1("a tool that hangs: timeout after toolTimeoutMs, and the loop goes on", async () => {
+    const clock = new FakeClock();
+    const model = scriptedModel([reply.calls(["hang", {}]), reply.text("moved on")]);
+    const hang = tools.hang("hang");
+    const r = await run({ model, tools: [hang], clock, toolTimeoutMs: 5000, retries: 0 });
+    expect(r.status).toBe("completed");
+    expect(errorCode(toolMessages(r)[0])).toBe("timeout");
+    expect(clock.now()).toBe(5000);
+    expect(hang.contexts[0].signal.aborted).toBe(true);
+  });
+
+  l2("a tool's own timeoutMs overrides toolTimeoutMs; the default is 30000 ms", async () => {
+    const clock = new FakeClock();
+    const model = scriptedModel([reply.calls(["a", {}]), reply.text("ok")]);
+    await run({ model, tools: [tools.hang("a", { timeoutMs: 250 })], clock, toolTimeoutMs: 5000, retries: 0 });
+    expect(clock.now()).toBe(250);
+    const clock2 = new FakeClock();
+    const model2 = scriptedModel([reply.calls(["a", {}]), reply.text("ok")]);
+    const r2 = await run({ model: model2, tools: [tools.hang("a")], clock: clock2, retries: 0 });
+    expect(errorCode(toolMessages(r2)[0])).toBe("timeout");
+    expect(clock2.now()).toBe(30_000);
+  });
+
+  l1("a retryable failure is retried and the call succeeds", async () => {
+    const t = tools.flaky("flaky", 2, { fine: true });
+    const model = scriptedModel([reply.calls(["flaky", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [t], retries: 2 });
+    expect(t.executions).toBe(3);
+    expect(envelope(toolMessages(r)[0])).toEqual({ ok: true, data: { fine: true } });
+    expect(t.contexts.map((c) => c.attempt)).toEqual([1, 2, 3]);
+  });
+
+  l2("backoff is exponential: waits of base, 2 x base, 4 x base before retries 1, 2, 3", async () => {
+    const clock = new FakeClock();
+    const times: number[] = [];
+    const t = spyTool("t", () => {
+      times.push(clock.now());
+      throw transientError();
+    });
+    const model = scriptedModel([reply.calls(["t", {}]), reply.text("ok")]);
+    await run({ model, tools: [t], clock, retries: 3, backoffBaseMs: 100 });
+    expect(times).toEqual([0, 100, 300, 700]);
+    expect([1, 2, 3, 4].map((k) => backoffDelay(k, 50))).toEqual([50, 100, 200, 400]);
+  });
+
+  l2("a timeout is retryable: each attempt has its own timeout, backoff between them", async () => {
+    const clock = new FakeClock();
+    const hang = tools.hang("hang");
+    const model = scriptedModel([reply.calls(["hang", {}]), reply.text("ok")]);
+    await run({ model, tools: [hang], clock, toolTimeoutMs: 1000, retries: 2, backoffBaseMs: 10 });
+    expect(hang.executions).toBe(3);
+    // 1000 + 10 + 1000 + 20 + 1000
+    expect(clock.now()).toBe(3030);
+  });
+
+  l1("after the last retry: a degraded 'tool unavailable' message (code unavailable), not a crash", async () => {
+    const t = tools.transient("search");
+    const model = scriptedModel([reply.calls(["search", {}]), reply.text("I could not search")]);
+    const r = await run({ model, tools: [t], retries: 2 });
+    expect(r.status).toBe("completed");
+    expect(t.executions).toBe(3);
+    const e = envelope(toolMessages(r)[0]);
+    expect(e.ok).toBe(false);
+    if (!e.ok) {
+      expect(e.error.code).toBe("unavailable");
+      expect(e.error.message.startsWith("tool unavailable")).toBe(true);
+    }
+  });
+
+  l2("retries defaults to 2 and a tool's own retries overrides it", async () => {
+    const a = tools.transient("a");
+    const b = tools.transient("b", { retries: 0 });
+    const model = scriptedModel([reply.calls(["a", {}], ["b", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [a, b] });
+    expect(a.executions).toBe(3);
+    expect(b.executions).toBe(1);
+    // With no retry allowed, the failure keeps its own code.
+    expect(toolMessages(r).map(errorCode)).toEqual(["unavailable", "tool_error"]);
+  });
+
+  l2("a non-retryable error is never retried", async () => {
+    const t = tools.throws("boom");
+    const model = scriptedModel([reply.calls(["boom", {}]), reply.text("ok")]);
+    const clock = new FakeClock();
+    const r = await run({ model, tools: [t], retries: 5, clock });
+    expect(t.executions).toBe(1);
+    expect(clock.now()).toBe(0);
+    expect(errorCode(toolMessages(r)[0])).toBe("tool_error");
+  });
+
+  l2("an argument error is never retried: no execution, no wait, retries 0 in the trace", async () => {
+    const t = tools.ok("get_weather", "x", { parameters: citySchema });
+    const clock = new FakeClock();
+    const model = scriptedModel([reply.calls(["get_weather", { city: 1 }]), reply.text("ok")]);
+    const r = await run({ model, tools: [t], retries: 5, clock });
+    expect(t.executions).toBe(0);
+    expect(clock.now()).toBe(0);
+    expect(errorCode(toolMessages(r)[0])).toBe("invalid_arguments");
+    expect(toolEvents(r).map((e) => e.type === "tool_call" && e.retries)).toEqual([0]);
+  });
+
+  l2("systemClock: now() is Date.now(); sleep waits on a real timer and rejects when its signal aborts", async () => {
+    const before = Date.now();
+    const now = systemClock.now();
+    expect(now).toBeGreaterThanOrEqual(before);
+    expect(now).toBeLessThanOrEqual(Date.now());
+    let slept = false;
+    const sleeping = systemClock.sleep(20).then(() => (slept = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(slept).toBe(false);
+    await sleeping;
+    expect(slept).toBe(true);
+    const controller = new AbortController();
+    const pending = systemClock.sleep(60_000, controller.signal);
+    controller.abort(new Error("stop"));
+    await expect(pending).rejects.toThrow("stop");
+    await expect(systemClock.sleep(10, AbortSignal.abort())).rejects.toBeDefined();
+  });
+
+  l3("a retried call records its retries in the trace", async () => {
+    const t = tools.flaky("f", 1);
+    const model = scriptedModel([reply.calls(["f", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [t] });
+    const [e] = toolEvents(r);
+    expect(e.type === "tool_call" && [e.outcome, e.retries]).toEqual(["ok", 1]);
+  });
+});
+
+describe("7. Truncation: big results are cut to maxResultChars with a marker", () => {
+  l1("a 100 000-character result is cut to maxResultChars plus the marker", async () => {
+    const model = scriptedModel([reply.calls(["big", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [tools.huge("big", 100_000)], maxResultChars: 1000 });
+    const e = envelope(toolMessages(r)[0]);
+    expect(e.ok).toBe(true);
+    expect(e.ok && e.data).toBe("x".repeat(1000) + "…[truncated 99000 chars]");
+  });
+
+  l2("a structured result is measured and cut as its JSON text", async () => {
+    const rows = Array.from({ length: 100 }, (_, i) => ({ id: i }));
+    const model = scriptedModel([reply.calls(["rows", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [tools.ok("rows", rows)], maxResultChars: 50 });
+    const text = JSON.stringify(rows);
+    const e = envelope(toolMessages(r)[0]);
+    expect(e.ok && e.data).toBe(text.slice(0, 50) + `…[truncated ${text.length - 50} chars]`);
+  });
+
+  l2("a result within the budget is kept as it is (no marker); the default budget is 4000", async () => {
+    const model = scriptedModel([reply.calls(["a", {}], ["b", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [tools.huge("a", 4000), tools.huge("b", 4001)] });
+    const [a, b] = toolMessages(r).map(envelope);
+    expect(a).toEqual({ ok: true, data: "x".repeat(4000) });
+    expect(b).toEqual({ ok: true, data: "x".repeat(4000) + "…[truncated 1 chars]" });
+  });
+
+  l2("truncateText counts code points: an emoji is never cut in half", () => {
+    expect(truncateText("😀😀😀", 2)).toBe("😀😀…[truncated 1 chars]");
+    expect(truncateText("北京上海", 4)).toBe("北京上海");
+    expect(truncateText("abc", 0)).toBe("…[truncated 3 chars]");
+  });
+
+  l3("a long error message is cut too", async () => {
+    const model = scriptedModel([reply.calls(["boom", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [tools.throws("boom", () => new Error("y".repeat(5000)))], maxResultChars: 100 });
+    const e = envelope(toolMessages(r)[0]);
+    expect(e.ok).toBe(false);
+    if (!e.ok) {
+      expect(e.error.code).toBe("tool_error");
+      expect(e.error.message).toContain("…[truncated ");
+      expect(Array.from(e.error.message).length).toBeLessThan(150);
+    }
+  });
+});

@@ -1,0 +1,31 @@
+// Small helpers shared by kata 3's specs: run with a fake clock, read tool messages back.
+import { runAgent, type AgentOptions, type Envelope, type Message, type RunResult } from "@impl/03-agent-loop";
+import { FakeClock } from "../support/agent-harness/index.ts";
+
+export const USER: Message[] = [
+  { role: "system", content: "You are a helpful assistant." },
+  { role: "user", content: "北京今天天气怎么样？" },
+];
+
+/** runAgent with a fresh auto-advancing fake clock and the two messages above, unless given. */
+export function run(options: Partial<AgentOptions> & Pick<AgentOptions, "model">): Promise<RunResult> & { clock: FakeClock } {
+  const clock = (options.clock as FakeClock | undefined) ?? new FakeClock();
+  const promise = runAgent({ tools: [], messages: USER, clock, ...options });
+  return Object.assign(promise, { clock });
+}
+
+export type ToolMessage = Extract<Message, { role: "tool" }>;
+export type AssistantMessage = Extract<Message, { role: "assistant" }>;
+
+export const toolMessages = (r: { messages: Message[] }) => r.messages.filter((m): m is ToolMessage => m.role === "tool");
+export const assistantMessages = (r: { messages: Message[] }) =>
+  r.messages.filter((m): m is AssistantMessage => m.role === "assistant");
+
+export const envelope = (m: ToolMessage): Envelope => JSON.parse(m.content) as Envelope;
+
+export function errorCode(m: ToolMessage): string | undefined {
+  const e = envelope(m);
+  return e.ok ? undefined : e.error.code;
+}
+
+export const toolEvents = (r: RunResult) => r.trace.filter((e) => e.type === "tool_call");

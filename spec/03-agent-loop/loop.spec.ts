@@ -1,0 +1,357 @@
+// Tasks 1-4: the loop itself, the shape of the history, concurrency, and every way a run stops.
+import { describe, expect } from "vitest";
+import { l1, l2, l3 } from "../support/graded.ts";
+import { FakeClock, reply, scriptedModel, spyTool, tools } from "../support/agent-harness/index.ts";
+import { USER, assistantMessages, envelope, errorCode, run, toolMessages } from "./helpers.ts";
+
+const weather = () => tools.ok("get_weather", { city: "北京", temp_c: 21 });
+
+describe("1. The loop: ask, run, feed back, end on a plain answer", () => {
+  l1("a reply without tool calls ends the run with status completed and its text", async () => {
+    const model = scriptedModel([reply.text("你好！")]);
+    const r = await run({ model });
+    expect(r.status).toBe("completed");
+    expect(r.finalText).toBe("你好！");
+    expect(r.steps).toBe(1);
+    expect(r.messages).toEqual([...USER, { role: "assistant", content: "你好！" }]);
+  });
+
+  l1("a tool call is run, its result fed back, and the next reply ends the run", async () => {
+    const tool = weather();
+    const model = scriptedModel([reply.calls(["get_weather", { city: "北京" }]), reply.text("北京 21°C")]);
+    const r = await run({ model, tools: [tool] });
+    expect(r.status).toBe("completed");
+    expect(r.finalText).toBe("北京 21°C");
+    expect(r.steps).toBe(2);
+    expect(tool.calls).toEqual([{ city: "北京" }]);
+    // The second request shows the model its call and the result.
+    const seen = model.requests[1].messages;
+    expect(seen.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
+    expect(envelope(toolMessages(r)[0])).toEqual({ ok: true, data: { city: "北京", temp_c: 21 } });
+  });
+
+  l1("usage is summed over every reply; total_tokens is input + output", async () => {
+    const model = scriptedModel([
+      reply.withUsage(reply.calls(["get_weather", { city: "上海" }]), 100, 20),
+      reply.withUsage(reply.text("ok"), 150, 30),
+    ]);
+    const r = await run({ model, tools: [weather()] });
+    expect(r.usage).toEqual({ input_tokens: 250, output_tokens: 50, total_tokens: 300 });
+  });
+
+  l1("the model gets the tool definitions (no execute) and the toolChoice on every request", async () => {
+    const tool = weather();
+    tool.parameters = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+    const model = scriptedModel([reply.calls(["get_weather", { city: "x" }]), reply.text("ok")]);
+    await run({ model, tools: [tool] });
+    expect(model.requests).toHaveLength(2);
+    for (const req of model.requests) {
+      expect(req.tools).toEqual([{ name: "get_weather", description: tool.description, parameters: tool.parameters }]);
+      expect(req.toolChoice).toBe("auto");
+    }
+  });
+
+  l2("the caller's messages array is never mutated and the result starts with it", async () => {
+    const initial = structuredClone(USER);
+    const model = scriptedModel([reply.calls(["get_weather", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [weather()], messages: initial });
+    expect(initial).toEqual(USER);
+    expect(r.messages.slice(0, 2)).toEqual(USER);
+    expect(r.messages.length).toBe(5);
+  });
+
+  l2("arguments given as an object or as a JSON string both reach the tool as an object", async () => {
+    const tool = tools.echo("echo");
+    const model = scriptedModel([reply.calls(["echo", { a: 1 }], ["echo", '{"b": [2]}']), reply.text("ok")]);
+    await run({ model, tools: [tool] });
+    expect(tool.calls).toEqual([{ a: 1 }, { b: [2] }]);
+  });
+
+  l2("empty, null and missing arguments mean {}", async () => {
+    const tool = tools.echo("echo");
+    const model = scriptedModel([
+      { content: "", tool_calls: [{ id: "a", name: "echo", arguments: "" }, { id: "b", name: "echo", arguments: null }, { id: "c", name: "echo" }] },
+      reply.text("ok"),
+    ]);
+    await run({ model, tools: [tool], maxRepeatedCalls: 10 });
+    expect(tool.calls).toEqual([{}, {}, {}]);
+  });
+
+  l2("the runId option is used; without it every run gets a distinct one", async () => {
+    const a = await run({ model: scriptedModel([reply.text("a")]), runId: "run-42" });
+    expect(a.runId).toBe("run-42");
+    const b = await run({ model: scriptedModel([reply.text("b")]) });
+    const c = await run({ model: scriptedModel([reply.text("c")]) });
+    expect(typeof b.runId).toBe("string");
+    expect(b.runId.length).toBeGreaterThan(0);
+    expect(b.runId).not.toBe(c.runId);
+  });
+});
+
+describe("2. History: one assistant message with all its calls, then one tool message per call", () => {
+  l1("one assistant message carries every call of the reply, then one tool message per call", async () => {
+    const model = scriptedModel([
+      reply.calls(["get_weather", { city: "北京" }, "c1"], ["get_weather", { city: "上海" }, "c2"], ["get_time", {}, "c3"]),
+      reply.text("done"),
+    ]);
+    const r = await run({ model, tools: [weather(), tools.ok("get_time", "12:00")] });
+    const added = r.messages.slice(2);
+    expect(added.map((m) => m.role)).toEqual(["assistant", "tool", "tool", "tool", "assistant"]);
+    const asst = assistantMessages(r)[0];
+    expect(asst.tool_calls?.map((c) => c.id)).toEqual(["c1", "c2", "c3"]);
+    expect(toolMessages(r).map((m) => [m.tool_call_id, m.name])).toEqual([
+      ["c1", "get_weather"],
+      ["c2", "get_weather"],
+      ["c3", "get_time"],
+    ]);
+  });
+
+  l1("in the history a call's arguments are JSON text", async () => {
+    const model = scriptedModel([reply.calls(["get_weather", { city: "北京" }, "c1"], ["get_weather", '{"city":"上海"}', "c2"]), reply.text("ok")]);
+    const r = await run({ model, tools: [weather()] });
+    const calls = assistantMessages(r)[0].tool_calls ?? [];
+    expect(calls.map((c) => typeof c.arguments)).toEqual(["string", "string"]);
+    expect(JSON.parse(calls[0].arguments)).toEqual({ city: "北京" });
+    expect(calls[1].arguments).toBe('{"city":"上海"}');
+  });
+
+  l2("tool messages follow the calls' order even when the calls finish in the reverse order", async () => {
+    const clock = new FakeClock();
+    const t = [300, 200, 100].map((ms, i) => tools.slow(`t${i}`, clock, ms, { i }));
+    const model = scriptedModel([reply.calls(["t0", {}, "a"], ["t1", {}, "b"], ["t2", {}, "c"]), reply.text("ok")]);
+    const r = await run({ model, tools: t, clock });
+    expect(toolMessages(r).map((m) => m.tool_call_id)).toEqual(["a", "b", "c"]);
+    expect(toolMessages(r).map((m) => envelope(m))).toEqual([0, 1, 2].map((i) => ({ ok: true, data: { i } })));
+  });
+
+  l2("every tool message has is_error: false on success and true on failure", async () => {
+    const model = scriptedModel([reply.calls(["get_weather", {}, "a"], ["nope", {}, "b"]), reply.text("ok")]);
+    const r = await run({ model, tools: [weather()] });
+    expect(toolMessages(r).map((m) => m.is_error)).toEqual([false, true]);
+  });
+
+  l2("a call without an id gets a generated one, unique in the run, used by its tool message", async () => {
+    const model = scriptedModel([
+      { content: "", tool_calls: [{ name: "get_weather", arguments: {} }, { name: "get_weather", arguments: { city: "x" } }] },
+      { content: "", tool_calls: [{ id: "dup", name: "get_weather", arguments: {} }, { id: "dup", name: "get_weather", arguments: { city: "y" } }] },
+      reply.text("ok"),
+    ]);
+    const r = await run({ model, tools: [weather()] });
+    const ids = assistantMessages(r).flatMap((m) => (m.tool_calls ?? []).map((c) => c.id));
+    expect(ids).toHaveLength(4);
+    expect(new Set(ids).size).toBe(4);
+    for (const id of ids) expect(typeof id === "string" && id.length > 0).toBe(true);
+    expect(toolMessages(r).map((m) => m.tool_call_id)).toEqual(ids);
+  });
+
+  l2("the assistant's text next to its calls is kept", async () => {
+    const model = scriptedModel([{ ...reply.calls(["get_weather", {}]), content: "让我查一下。" }, reply.text("ok")]);
+    const r = await run({ model, tools: [weather()] });
+    expect(assistantMessages(r)[0].content).toBe("让我查一下。");
+    expect(assistantMessages(r)[0].tool_calls).toHaveLength(1);
+  });
+});
+
+describe("3. Concurrency: independent calls of one step run at the same time", () => {
+  l1("a step of five 100 ms tools ends at 100 ms of fake time, not 500", async () => {
+    const clock = new FakeClock();
+    const t = ["a", "b", "c", "d", "e"].map((n) => tools.slow(n, clock, 100));
+    const model = scriptedModel([reply.calls(...t.map((x) => [x.name, {}] as [string, object])), reply.text("ok")]);
+    const r = await run({ model, tools: t, clock, concurrency: 10 });
+    expect(r.status).toBe("completed");
+    expect(toolMessages(r)).toHaveLength(5);
+    expect(clock.now()).toBe(100);
+  });
+
+  l2("the concurrency cap is respected: 6 calls with concurrency 2 take 300 ms, never more than 2 in flight", async () => {
+    const clock = new FakeClock();
+    const tool = tools.slow("work", clock, 100);
+    const model = scriptedModel([reply.calls(...Array.from({ length: 6 }, (_, i) => ["work", { i }] as [string, object])), reply.text("ok")]);
+    const r = await run({ model, tools: [tool], clock, concurrency: 2 });
+    expect(tool.executions).toBe(6);
+    expect(tool.maxInFlight).toBe(2);
+    expect(clock.now()).toBe(300);
+    expect(toolMessages(r)).toHaveLength(6);
+  });
+
+  l3("the default concurrency is 4", async () => {
+    const clock = new FakeClock();
+    const tool = tools.slow("work", clock, 100);
+    const model = scriptedModel([reply.calls(...Array.from({ length: 8 }, (_, i) => ["work", { i }] as [string, object])), reply.text("ok")]);
+    await run({ model, tools: [tool], clock });
+    expect(tool.maxInFlight).toBe(4);
+    expect(clock.now()).toBe(200);
+  });
+});
+
+describe("4. Stops: every way a run ends is a status", () => {
+  const forever = () => scriptedModel(Array.from({ length: 50 }, (_, i) => reply.calls(["get_weather", { n: i }])));
+
+  l1("maxSteps: the model is asked at most maxSteps times, status max_steps", async () => {
+    const model = forever();
+    const tool = weather();
+    const r = await run({ model, tools: [tool], maxSteps: 3 });
+    expect(r.status).toBe("max_steps");
+    expect(r.steps).toBe(3);
+    expect(model.requests).toHaveLength(3);
+    expect(r.finalText).toBeNull();
+    // The last reply's calls were run and answered before stopping.
+    expect(tool.executions).toBe(3);
+    expect(toolMessages(r)).toHaveLength(3);
+  });
+
+  l2("maxSteps defaults to 10", async () => {
+    const model = forever();
+    const r = await run({ model, tools: [weather()] });
+    expect(r.status).toBe("max_steps");
+    expect(model.requests).toHaveLength(10);
+  });
+
+  l1("repeated_call: the same call N times in a row stops the run; the Nth is not run but answered", async () => {
+    const tool = weather();
+    const model = scriptedModel(Array.from({ length: 10 }, () => reply.calls(["get_weather", { city: "北京", unit: "c" }])));
+    const r = await run({ model, tools: [tool], maxRepeatedCalls: 3 });
+    expect(r.status).toBe("repeated_call");
+    expect(r.steps).toBe(3);
+    expect(tool.executions).toBe(2);
+    const msgs = toolMessages(r);
+    expect(msgs).toHaveLength(3);
+    expect(errorCode(msgs[2])).toBe("repeated_call");
+    expect(msgs[2].is_error).toBe(true);
+  });
+
+  l2("repeated_call compares canonical arguments: key order does not make a call different", async () => {
+    const model = scriptedModel([
+      reply.calls(["get_weather", '{"city":"北京","unit":"c"}']),
+      reply.calls(["get_weather", '{"unit":"c","city":"北京"}']),
+      reply.calls(["get_weather", { unit: "c", city: "北京" }]),
+      reply.text("never"),
+    ]);
+    const r = await run({ model, tools: [weather()], maxRepeatedCalls: 3 });
+    expect(r.status).toBe("repeated_call");
+    expect(model.requests).toHaveLength(3);
+  });
+
+  l2("calls that alternate or differ in arguments are not repeated calls", async () => {
+    const script = [
+      reply.calls(["get_weather", { city: "a" }]),
+      reply.calls(["get_weather", { city: "a" }]),
+      reply.calls(["get_weather", { city: "b" }]),
+      reply.calls(["get_weather", { city: "a" }]),
+      reply.calls(["get_weather", { city: "a" }]),
+      reply.text("done"),
+    ];
+    const r = await run({ model: scriptedModel(script), tools: [weather()], maxRepeatedCalls: 3 });
+    expect(r.status).toBe("completed");
+  });
+
+  l2("repeats are counted across the calls of one reply too (default N = 3)", async () => {
+    const tool = weather();
+    const model = scriptedModel([reply.calls(["get_weather", { x: 1 }], ["get_weather", { x: 1 }], ["get_weather", { x: 1 }]), reply.text("no")]);
+    const r = await run({ model, tools: [tool] });
+    expect(r.status).toBe("repeated_call");
+    expect(tool.executions).toBe(0);
+    expect(toolMessages(r).map(errorCode)).toEqual(["repeated_call", "repeated_call", "repeated_call"]);
+  });
+
+  l1("budget_exhausted: once the summed tokens reach tokenBudget the model is not asked again", async () => {
+    const model = scriptedModel(Array.from({ length: 10 }, (_, i) => reply.withUsage(reply.calls(["get_weather", { i }]), 400, 100)));
+    const tool = weather();
+    const r = await run({ model, tools: [tool], tokenBudget: 1000 });
+    expect(r.status).toBe("budget_exhausted");
+    expect(model.requests).toHaveLength(2);
+    expect(r.usage.total_tokens).toBe(1000);
+    expect(tool.executions).toBe(2);
+    expect(toolMessages(r)).toHaveLength(2);
+  });
+
+  l2("a plain answer that crosses the budget still completes", async () => {
+    const model = scriptedModel([reply.withUsage(reply.text("final"), 5000, 10)]);
+    const r = await run({ model, tokenBudget: 100 });
+    expect(r.status).toBe("completed");
+    expect(r.finalText).toBe("final");
+  });
+
+  l1("finished: a tool result { $finish: answer } ends the run with that answer", async () => {
+    const done = tools.finish("submit", "报告已发送");
+    const model = scriptedModel([reply.calls(["submit", {}]), reply.text("never asked")]);
+    const r = await run({ model, tools: [done] });
+    expect(r.status).toBe("finished");
+    expect(r.finalText).toBe("报告已发送");
+    expect(model.requests).toHaveLength(1);
+    expect(toolMessages(r)).toHaveLength(1);
+    expect(envelope(toolMessages(r)[0]).ok).toBe(true);
+  });
+
+  l2("finished: the other calls of the finishing step still run and get their messages", async () => {
+    const other = weather();
+    const model = scriptedModel([reply.calls(["get_weather", {}], ["submit", {}], ["get_weather", { x: 1 }])]);
+    const r = await run({ model, tools: [other, tools.finish("submit", "done")] });
+    expect(r.status).toBe("finished");
+    expect(other.executions).toBe(2);
+    expect(toolMessages(r)).toHaveLength(3);
+  });
+
+  l2("a result with $finish that is not a string is ordinary data", async () => {
+    const model = scriptedModel([reply.calls(["t", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [tools.ok("t", { $finish: 42 })] });
+    expect(r.status).toBe("completed");
+  });
+
+  l1("aborted: an already-aborted signal ends the run before the model is asked", async () => {
+    const model = scriptedModel([reply.text("no")]);
+    const r = await run({ model, signal: AbortSignal.abort() });
+    expect(r.status).toBe("aborted");
+    expect(r.steps).toBe(0);
+    expect(model.requests).toHaveLength(0);
+    expect(r.messages).toEqual(USER);
+  });
+
+  l3("aborted: aborting during a hanging tool ends the run; the call gets an aborted message, the tool's signal fires", async () => {
+    const controller = new AbortController();
+    const hang = tools.hang("hang");
+    const model = scriptedModel([reply.calls(["hang", {}, "h1"]), reply.text("never")]);
+    const clock = new FakeClock();
+    const p = run({ model, tools: [hang], clock, signal: controller.signal, toolTimeoutMs: 1_000_000 });
+    // Let the run reach the hanging tool (a run that ends or fails first is reported as it is).
+    await Promise.race([
+      p.then((r) => {
+        throw new Error(`the run ended (${r.status}) before the abort`);
+      }),
+      clock.sleep(5),
+    ]);
+    expect(hang.executions).toBe(1);
+    controller.abort();
+    const r = await p;
+    expect(r.status).toBe("aborted");
+    expect(model.requests).toHaveLength(1);
+    expect(toolMessages(r).map((m) => [m.tool_call_id, errorCode(m)])).toEqual([["h1", "aborted"]]);
+    expect(hang.contexts[0].signal.aborted).toBe(true);
+  });
+
+  l3("aborted: aborting while the model is thinking ends the run; the model's signal fires", async () => {
+    const controller = new AbortController();
+    const model = scriptedModel([() => new Promise(() => {})]);
+    const p = run({ model, signal: controller.signal });
+    await new Promise((r) => setImmediate(r));
+    controller.abort();
+    const r = await p;
+    expect(r.status).toBe("aborted");
+    expect(r.steps).toBe(1);
+    expect(model.signals[0].aborted).toBe(true);
+  });
+
+  l3("aborted: an abort during a backoff wait stops the retries", async () => {
+    const controller = new AbortController();
+    const clock = new FakeClock();
+    const flaky = spyTool("flaky", (_a, _c, n) => {
+      if (n === 1) queueMicrotask(() => controller.abort());
+      throw Object.assign(new Error("busy"), { retryable: true });
+    });
+    const model = scriptedModel([reply.calls(["flaky", {}]), reply.text("never")]);
+    const r = await run({ model, tools: [flaky], clock, signal: controller.signal, retries: 5, backoffBaseMs: 1000 });
+    expect(r.status).toBe("aborted");
+    expect(flaky.executions).toBe(1);
+    expect(toolMessages(r).map(errorCode)).toEqual(["aborted"]);
+  });
+});

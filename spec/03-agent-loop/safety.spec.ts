@@ -1,0 +1,259 @@
+// Tasks 8-9: nothing sensitive reaches the model or the trace; dangerous tools, the policy gate
+// and toolChoice decide what may run.
+import { describe, expect } from "vitest";
+import { describeError, maskSecrets } from "@impl/03-agent-loop";
+import { l1, l2, l3 } from "../support/graded.ts";
+import {
+  BEARER,
+  CN_PHONE,
+  EMAIL,
+  ID_NUMBER,
+  INTL_PHONE,
+  SECRET_KEY,
+  SOURCE_PATH,
+  leakyError,
+  reply,
+  scriptedModel,
+  spyTool,
+  tools,
+} from "../support/agent-harness/index.ts";
+import { envelope, errorCode, run, toolEvents, toolMessages } from "./helpers.ts";
+
+const SENSITIVE = [SECRET_KEY, BEARER.split(" ")[1], CN_PHONE, INTL_PHONE, ID_NUMBER, EMAIL];
+
+function expectClean(text: string) {
+  for (const s of SENSITIVE) expect(text).not.toContain(s);
+  expect(text).not.toContain("/home/deploy");
+  expect(text).not.toMatch(/\n\s*at /);
+  expect(text).not.toContain("weather.ts");
+}
+
+describe("8. Isolation: masking and clean error text", () => {
+  l1("maskSecrets replaces keys, tokens, phones, ID numbers and e-mails with the documented placeholders", () => {
+    expect(maskSecrets(`key ${SECRET_KEY} end`)).toBe("key [secret] end");
+    expect(maskSecrets(`auth: ${BEARER}`)).toBe("auth: Bearer [secret]");
+    expect(maskSecrets(`call ${CN_PHONE} now`)).toBe("call [phone] now");
+    expect(maskSecrets(`call +86 ${CN_PHONE}`)).toBe("call [phone]");
+    expect(maskSecrets(`call ${INTL_PHONE}.`)).toBe("call [phone].");
+    expect(maskSecrets(`id ${ID_NUMBER}`)).toBe("id [id_number]");
+    expect(maskSecrets(`id 110105194912310021;`)).toBe("id [id_number];");
+    expect(maskSecrets(`mail ${EMAIL}, ok`)).toBe("mail [email], ok");
+    expect(maskSecrets("电话13912345678，邮箱li.si@example.cn")).toBe("电话[phone]，邮箱[email]");
+  });
+
+  l2("maskSecrets: GitHub and AWS key shapes, sk-ant keys; ordinary text and numbers stay", () => {
+    expect(maskSecrets("ghp_" + "a1B2".repeat(9))).toBe("[secret]");
+    expect(maskSecrets("AKIAIOSFODNN7EXAMPLE")).toBe("[secret]");
+    expect(maskSecrets("sk-ant-api03-abcdefghijklmnop_QR")).toBe("[secret]");
+    const plain = "北京 21°C, order 12345, year 2024, price 1,299.00, task-sk-1 ok, 1234567890";
+    expect(maskSecrets(plain)).toBe(plain);
+    // Too long to be a phone or an ID number: left alone.
+    expect(maskSecrets("1381234567890123456789")).toBe("1381234567890123456789");
+  });
+
+  l2("maskSecrets is linear: 1 MB of long letter and digit runs (no '@') in well under a second", () => {
+    // A pattern that may restart at every position of a 5000-character run is quadratic here
+    // (seconds); a linear one takes milliseconds.
+    const big = ("a".repeat(5000) + " " + "1".repeat(5000) + " sk-" + "b".repeat(5000) + " " + EMAIL + " ").repeat(66);
+    const started = performance.now();
+    const masked = maskSecrets(big);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(masked).not.toContain(EMAIL);
+    expect(masked).toContain("[email]");
+  });
+
+  l1("a tool's result is masked before it reaches the messages", async () => {
+    const t = tools.ok("lookup", { phone: CN_PHONE, note: `key=${SECRET_KEY}`, nested: [{ mail: EMAIL, id: ID_NUMBER }], [EMAIL]: 1 });
+    const model = scriptedModel([reply.calls(["lookup", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [t] });
+    expectClean(JSON.stringify(r.messages));
+    expect(envelope(toolMessages(r)[0])).toEqual({
+      ok: true,
+      data: { phone: "[phone]", note: "key=[secret]", nested: [{ mail: "[email]", id: "[id_number]" }], "[email]": 1 },
+    });
+    expectClean(JSON.stringify(model.requests[1]));
+  });
+
+  l1("a thrown error reaches the model without its stack, file paths or secrets", async () => {
+    const model = scriptedModel([reply.calls(["weather", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [tools.throws("weather")] });
+    const [m] = toolMessages(r);
+    expect(errorCode(m)).toBe("tool_error");
+    expectClean(m.content);
+    expect(m.content).toContain("connect failed for [email] with key [secret]");
+    expect(m.content).toContain("[path]");
+  });
+
+  l2("describeError: name and first line, paths replaced by [path], secrets masked", () => {
+    expect(describeError(leakyError("open /etc/app/secret.json failed"))).toBe("Error: open [path] failed");
+    expect(describeError(new RangeError("bad\n    at x (/a/b.js:1:1)"))).toBe("RangeError: bad");
+    expect(describeError(new Error(`see C:\\Users\\dev\\app.ts:3 and ./src/x.ts and ~/keys`))).toBe("Error: see [path] and [path] and [path]");
+    expect(describeError("plain string " + CN_PHONE)).toBe("plain string [phone]");
+    expect(describeError(new Error("5 / 3 is fine"))).toBe("Error: 5 / 3 is fine");
+  });
+
+  l2("the completion answer and the policy's reason are masked too", async () => {
+    const model = scriptedModel([reply.calls(["a", {}]), reply.calls(["done", {}])]);
+    const r = await run({
+      model,
+      tools: [tools.ok("a"), tools.finish("done", `sent to ${EMAIL}`)],
+      policy: ({ call }) => (call.name === "a" ? { allow: false, reason: `user ${CN_PHONE} may not` } : { allow: true }),
+    });
+    expect(r.status).toBe("finished");
+    expect(r.finalText).toBe("sent to [email]");
+    expect(toolMessages(r)[0].content).toContain("[phone]");
+    expectClean(JSON.stringify(r.messages));
+  });
+
+  l3("nothing sensitive reaches the trace: arguments, errors and results are masked", async () => {
+    const model = scriptedModel([reply.calls(["weather", { key: SECRET_KEY, phone: CN_PHONE }], ["lookup", { who: EMAIL }]), reply.text("ok")]);
+    const r = await run({ model, tools: [tools.throws("weather"), tools.ok("lookup", { id: ID_NUMBER })] });
+    const trace = JSON.stringify(r.trace);
+    expectClean(trace);
+    const events = toolEvents(r);
+    expect(events).toHaveLength(2);
+    expect(trace).toContain("[secret]");
+  });
+});
+
+describe("9. Approval, policy gate and toolChoice", () => {
+  const dangerous = () => tools.ok("delete_file", { deleted: true }, { dangerous: true });
+
+  l1("a dangerous tool runs when approve says yes", async () => {
+    const t = dangerous();
+    const asked: unknown[] = [];
+    const model = scriptedModel([reply.calls(["delete_file", { path: "a.txt" }, "d1"]), reply.text("ok")]);
+    const r = await run({ model, tools: [t], approve: (req) => (asked.push(req), true), runId: "r1" });
+    expect(t.executions).toBe(1);
+    expect(asked).toEqual([{ runId: "r1", call: { id: "d1", name: "delete_file", arguments: { path: "a.txt" } } }]);
+    expect(toolMessages(r)[0].is_error).toBe(false);
+  });
+
+  l1("denied: the dangerous tool does not run and the model is told (not_approved)", async () => {
+    const t = dangerous();
+    const model = scriptedModel([reply.calls(["delete_file", { path: "a.txt" }]), reply.text("ok, I won't")]);
+    const r = await run({ model, tools: [t], approve: async () => false });
+    expect(t.executions).toBe(0);
+    expect(errorCode(toolMessages(r)[0])).toBe("not_approved");
+    expect(r.status).toBe("completed");
+    expect(model.requests[1].messages.at(-1)?.role).toBe("tool");
+  });
+
+  l2("fail closed: no approve callback, or one that throws, means not approved", async () => {
+    const t = dangerous();
+    const model = scriptedModel([reply.calls(["delete_file", {}]), reply.calls(["delete_file", { x: 1 }]), reply.text("ok")]);
+    const r1 = await run({ model, tools: [t], approve: undefined, maxSteps: 1 });
+    expect(errorCode(toolMessages(r1)[0])).toBe("not_approved");
+    const model2 = scriptedModel([reply.calls(["delete_file", {}]), reply.text("ok")]);
+    const r2 = await run({
+      model: model2,
+      tools: [t],
+      approve: () => {
+        throw new Error("ui crashed");
+      },
+    });
+    expect(errorCode(toolMessages(r2)[0])).toBe("not_approved");
+    expect(t.executions).toBe(0);
+  });
+
+  l2("approve is not asked for tools that are not dangerous", async () => {
+    let asked = 0;
+    const t = tools.ok("read");
+    const model = scriptedModel([reply.calls(["read", {}]), reply.text("ok")]);
+    await run({ model, tools: [t], approve: () => (asked++, false) });
+    expect(asked).toBe(0);
+    expect(t.executions).toBe(1);
+  });
+
+  l1("the policy gate can deny a call with a reason: denied, not run, the reason is in the message", async () => {
+    const t = tools.ok("refund");
+    const model = scriptedModel([reply.calls(["refund", { amount: 100 }]), reply.text("ok")]);
+    const r = await run({ model, tools: [t], policy: () => ({ allow: false, reason: "this user may not refund" }) });
+    expect(t.executions).toBe(0);
+    expect(envelope(toolMessages(r)[0])).toEqual({ ok: false, error: { code: "denied", message: "this user may not refund" } });
+  });
+
+  l2("the policy sees the step and the calls executed in earlier steps (a call that must follow another)", async () => {
+    const login = tools.ok("login");
+    const pay = tools.ok("pay");
+    const model = scriptedModel([reply.calls(["pay", { n: 1 }]), reply.calls(["login", { u: "a" }]), reply.calls(["pay", { n: 2 }]), reply.text("ok")]);
+    const seen: Array<{ step: number; names: string[] }> = [];
+    const r = await run({
+      model,
+      tools: [login, pay],
+      policy: ({ call, step, history }) => {
+        seen.push({ step, names: history.map((h) => h.name) });
+        return call.name === "pay" && !history.some((h) => h.name === "login" && h.ok)
+          ? { allow: false, reason: "log in first" }
+          : { allow: true };
+      },
+    });
+    expect(toolMessages(r).map(errorCode)).toEqual(["denied", undefined, undefined]);
+    expect(pay.calls).toEqual([{ n: 2 }]);
+    expect(seen).toEqual([
+      { step: 1, names: [] },
+      { step: 2, names: [] },
+      { step: 3, names: ["login"] },
+    ]);
+  });
+
+  l2("the policy runs before approval, and a policy that throws denies", async () => {
+    const t = dangerous();
+    let asked = 0;
+    const model = scriptedModel([reply.calls(["delete_file", {}]), reply.text("ok")]);
+    const r = await run({
+      model,
+      tools: [t],
+      approve: () => (asked++, true),
+      policy: () => {
+        throw new Error("policy store down");
+      },
+    });
+    expect(asked).toBe(0);
+    expect(t.executions).toBe(0);
+    expect(errorCode(toolMessages(r)[0])).toBe("denied");
+  });
+
+  l2("toolChoice is passed to the model on every request", async () => {
+    const model = scriptedModel([reply.calls(["get_weather", {}]), reply.calls(["done", {}])]);
+    await run({ model, tools: [tools.ok("get_weather"), tools.finish("done", "x")], toolChoice: "required" });
+    expect(model.requests.map((q) => q.toolChoice)).toEqual(["required", "required"]);
+  });
+
+  l2("toolChoice none: calls that come back anyway are not run; each gets tool_choice", async () => {
+    const t = tools.ok("get_weather");
+    const model = scriptedModel([reply.calls(["get_weather", {}]), reply.text("fine")]);
+    const r = await run({ model, tools: [t], toolChoice: "none" });
+    expect(t.executions).toBe(0);
+    expect(toolMessages(r).map(errorCode)).toEqual(["tool_choice"]);
+    expect(r.status).toBe("completed");
+  });
+
+  l2("toolChoice {name}: only that tool may run; other calls get tool_choice", async () => {
+    const a = tools.ok("a");
+    const b = tools.finish("b", "done");
+    const model = scriptedModel([reply.calls(["a", {}], ["b", {}])]);
+    const r = await run({ model, tools: [a, b], toolChoice: { name: "b" } });
+    expect(r.status).toBe("finished");
+    expect([a.executions, b.executions]).toEqual([0, 1]);
+    expect(toolMessages(r).map(errorCode)).toEqual(["tool_choice", undefined]);
+  });
+
+  l3("toolChoice required: a reply without calls is not a final answer; a user reminder is added and the model asked again", async () => {
+    const model = scriptedModel([reply.text("I think..."), reply.calls(["done", {}])]);
+    const r = await run({ model, tools: [tools.finish("done", "ok")], toolChoice: "required" });
+    expect(r.status).toBe("finished");
+    expect(model.requests).toHaveLength(2);
+    expect(r.messages.slice(2).map((m) => m.role)).toEqual(["assistant", "user", "assistant", "tool"]);
+    const reminder = r.messages[3];
+    expect(reminder.role === "user" && reminder.content.length > 0).toBe(true);
+  });
+
+  l3("a dangerous tool asked for under a denying policy never runs, whatever approve says", async () => {
+    const t = spyTool("wipe", () => "wiped", { dangerous: true });
+    const model = scriptedModel([reply.calls(["wipe", {}]), reply.text("ok")]);
+    await run({ model, tools: [t], approve: () => true, policy: () => ({ allow: false, reason: "no" }) });
+    expect(t.executions).toBe(0);
+    expect(model.requests).toHaveLength(2);
+  });
+});

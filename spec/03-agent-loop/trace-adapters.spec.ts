@@ -1,0 +1,191 @@
+// Tasks 10-11: the trace that explains a run, and the two providers' renderings of its history.
+import { describe, expect } from "vitest";
+import { canonicalJson, toAnthropicMessages, toOpenAIMessages, type Message, type TraceEvent } from "@impl/03-agent-loop";
+import { l1, l2, l3 } from "../support/graded.ts";
+import { FakeClock, reply, scriptedModel, tools } from "../support/agent-harness/index.ts";
+import { run, toolEvents } from "./helpers.ts";
+
+type ToolEvent = Extract<TraceEvent, { type: "tool_call" }>;
+
+describe("10. Trace: events for every step and tool call, with the run id", () => {
+  l1("a run's trace: run_start, a step per reply, a tool_call per call, run_end; all with the run id", async () => {
+    const model = scriptedModel([reply.calls(["a", {}], ["b", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [tools.ok("a"), tools.ok("b")], runId: "run-7" });
+    expect(r.trace.map((e) => e.type)).toEqual(["run_start", "step", "tool_call", "tool_call", "step", "run_end"]);
+    for (const e of r.trace) expect(e.runId).toBe("run-7");
+    const end = r.trace.at(-1);
+    expect(end?.type === "run_end" && [end.status, end.steps]).toEqual(["completed", 2]);
+  });
+
+  l1("onTrace receives every event as it happens, the same as result.trace", async () => {
+    const seen: TraceEvent[] = [];
+    const model = scriptedModel([reply.calls(["a", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [tools.ok("a")], onTrace: (e) => seen.push(e) });
+    expect(seen).toEqual(r.trace);
+    expect(seen.length).toBe(5);
+  });
+
+  l2("a tool_call event says name, canonical arguments, validation, outcome, retries and duration", async () => {
+    const clock = new FakeClock();
+    const model = scriptedModel([
+      reply.calls(["slow", { b: 2, a: 1 }, "c1"], ["get_weather", { city: 3 }, "c2"], ["nope", { x: 1 }, "c3"]),
+      reply.text("ok"),
+    ]);
+    const r = await run({
+      model,
+      clock,
+      tools: [
+        tools.slow("slow", clock, 250, "done"),
+        tools.ok("get_weather", "x", { parameters: { type: "object", properties: { city: { type: "string" } } } }),
+      ],
+    });
+    const byId = Object.fromEntries(toolEvents(r).map((e) => [(e as ToolEvent).callId, e as ToolEvent]));
+    expect(byId.c1).toMatchObject({ step: 1, name: "slow", arguments: '{"a":1,"b":2}', validation: "ok", outcome: "ok", retries: 0, durationMs: 250 });
+    expect(byId.c2).toMatchObject({ name: "get_weather", validation: "failed", outcome: "invalid_arguments", retries: 0 });
+    expect(typeof byId.c2.error).toBe("string");
+    expect(byId.c3).toMatchObject({ name: "nope", validation: "not_checked", outcome: "unknown_tool" });
+  });
+
+  l2("a step event says how many calls the reply had and its usage", async () => {
+    const model = scriptedModel([reply.withUsage(reply.calls(["a", {}], ["a", { x: 1 }]), 10, 5), reply.text("ok")]);
+    const r = await run({ model, tools: [tools.ok("a")] });
+    const steps = r.trace.filter((e) => e.type === "step");
+    expect(steps.map((e) => e.type === "step" && [e.step, e.toolCalls, e.usage])).toEqual([
+      [1, 2, { input_tokens: 10, output_tokens: 5 }],
+      [2, 0, { input_tokens: 0, output_tokens: 0 }],
+    ]);
+  });
+
+  l3("the trace answers 'why did this run fail': the failing calls and the stop status are in it", async () => {
+    const clock = new FakeClock();
+    const model = scriptedModel(Array.from({ length: 5 }, (_, i) => reply.calls(["search", { q: i }])));
+    const r = await run({ model, clock, tools: [tools.transient("search")], maxSteps: 2, retries: 1, backoffBaseMs: 10 });
+    expect(r.status).toBe("max_steps");
+    const events = toolEvents(r) as ToolEvent[];
+    expect(events.map((e) => [e.outcome, e.retries])).toEqual([
+      ["unavailable", 1],
+      ["unavailable", 1],
+    ]);
+    const end = r.trace.at(-1);
+    expect(end?.type === "run_end" && end.status).toBe("max_steps");
+  });
+
+  l2("canonicalJson sorts keys at every depth, keeps array order, and writes no spaces", () => {
+    expect(canonicalJson({ b: 1, a: [{ d: 2, c: 3 }, "x"], "é": null })).toBe('{"a":[{"c":3,"d":2},"x"],"b":1,"é":null}');
+    expect(canonicalJson({ b: 1, a: 2 })).toBe(canonicalJson({ a: 2, b: 1 }));
+    expect(canonicalJson([3, 1, 2])).toBe("[3,1,2]");
+    expect(canonicalJson(undefined)).toBe("null");
+    expect(canonicalJson("北京")).toBe('"北京"');
+  });
+
+  l3("event times come from the injected clock", async () => {
+    const clock = new FakeClock({ start: 1_000 });
+    const model = scriptedModel([reply.calls(["slow", {}]), reply.text("ok")]);
+    const r = await run({ model, clock, tools: [tools.slow("slow", clock, 40)] });
+    expect(r.trace.map((e) => e.at)).toEqual([1000, 1000, 1040, 1040, 1040]);
+  });
+});
+
+const history: Message[] = [
+  { role: "system", content: "be brief" },
+  { role: "user", content: "天气？" },
+  {
+    role: "assistant",
+    content: "",
+    tool_calls: [
+      { id: "c1", name: "get_weather", arguments: '{"city":"北京"}' },
+      { id: "c2", name: "get_weather", arguments: "not json" },
+    ],
+  },
+  { role: "tool", tool_call_id: "c1", name: "get_weather", content: '{"ok":true,"data":"晴"}', is_error: false },
+  { role: "tool", tool_call_id: "c2", name: "get_weather", content: '{"ok":false,"error":{"code":"invalid_arguments","message":"x"}}', is_error: true },
+  { role: "assistant", content: "北京晴" },
+];
+
+describe("11. Adapters: the history in OpenAI and Anthropic formats", () => {
+  l1("OpenAI: assistant tool_calls with type function and arguments as a string; one tool message per result", () => {
+    expect(toOpenAIMessages(history)).toEqual([
+      { role: "system", content: "be brief" },
+      { role: "user", content: "天气？" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"北京"}' } },
+          { id: "c2", type: "function", function: { name: "get_weather", arguments: "not json" } },
+        ],
+      },
+      { role: "tool", tool_call_id: "c1", content: '{"ok":true,"data":"晴"}' },
+      { role: "tool", tool_call_id: "c2", content: '{"ok":false,"error":{"code":"invalid_arguments","message":"x"}}' },
+      { role: "assistant", content: "北京晴" },
+    ]);
+  });
+
+  l1("Anthropic: system apart, tool_use blocks in the assistant turn, tool_result blocks with is_error in one user turn", () => {
+    expect(toAnthropicMessages(history)).toEqual({
+      system: "be brief",
+      messages: [
+        { role: "user", content: [{ type: "text", text: "天气？" }] },
+        {
+          role: "assistant",
+          content: [
+            { type: "tool_use", id: "c1", name: "get_weather", input: { city: "北京" } },
+            { type: "tool_use", id: "c2", name: "get_weather", input: {} },
+          ],
+        },
+        {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "c1", content: '{"ok":true,"data":"晴"}', is_error: false },
+            { type: "tool_result", tool_use_id: "c2", content: '{"ok":false,"error":{"code":"invalid_arguments","message":"x"}}', is_error: true },
+          ],
+        },
+        { role: "assistant", content: [{ type: "text", text: "北京晴" }] },
+      ],
+    });
+  });
+
+  l2("Anthropic: an assistant's text comes before its tool_use blocks; a user message after tool results joins their turn", () => {
+    const msgs: Message[] = [
+      { role: "user", content: "q" },
+      { role: "assistant", content: "let me check", tool_calls: [{ id: "t1", name: "f", arguments: "{}" }] },
+      { role: "tool", tool_call_id: "t1", name: "f", content: "{}", is_error: false },
+      { role: "user", content: "also this" },
+    ];
+    const out = toAnthropicMessages(msgs);
+    expect(out.system).toBeUndefined();
+    expect(out.messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "q" }] },
+      { role: "assistant", content: [{ type: "text", text: "let me check" }, { type: "tool_use", id: "t1", name: "f", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "{}", is_error: false }, { type: "text", text: "also this" }] },
+    ]);
+  });
+
+  l2("the adapters render a real run: every tool_use / tool_call id is answered in the following turn", async () => {
+    const model = scriptedModel([reply.calls(["a", {}, "x1"], ["nope", {}, "x2"]), reply.calls(["a", { k: 1 }, "x3"]), reply.text("done")]);
+    const r = await run({ model, tools: [tools.ok("a")] });
+    const anthropic = toAnthropicMessages(r.messages).messages;
+    expect(anthropic.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user", "assistant"]);
+    const uses = anthropic[1].content.filter((b) => b.type === "tool_use").map((b) => (b as { id: string }).id);
+    const results = anthropic[2].content.map((b) => (b.type === "tool_result" ? [b.tool_use_id, b.is_error] : null));
+    expect(uses).toEqual(["x1", "x2"]);
+    expect(results).toEqual([
+      ["x1", false],
+      ["x2", true],
+    ]);
+    const openai = toOpenAIMessages(r.messages);
+    expect(openai.filter((m) => m.role === "tool").map((m) => (m as { tool_call_id: string }).tool_call_id)).toEqual(["x1", "x2", "x3"]);
+  });
+
+  l3("several system messages are joined with a blank line; the history is not modified", () => {
+    const msgs: Message[] = [
+      { role: "system", content: "a" },
+      { role: "system", content: "b" },
+      { role: "user", content: "u" },
+    ];
+    const copy = structuredClone(msgs);
+    expect(toAnthropicMessages(msgs).system).toBe("a\n\nb");
+    toOpenAIMessages(msgs);
+    expect(msgs).toEqual(copy);
+  });
+});
