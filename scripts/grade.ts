@@ -10,7 +10,7 @@ import { htmlReport } from "./lib/grader/report-html.ts";
 import { jsonReport, type RunInfo } from "./lib/grader/report-json.ts";
 import { junitReport } from "./lib/grader/report-junit.ts";
 import { failures, nextSteps, styleFor, table } from "./lib/grader/report-terminal.ts";
-import { gradeKata, type KataRun } from "./lib/grader/run-kata.ts";
+import { expectedTest, gradeKata, type KataRun } from "./lib/grader/run-kata.ts";
 import { score } from "./lib/grader/score.ts";
 
 const FLAGS: Record<string, FlagSpec> = {
@@ -24,6 +24,7 @@ const FLAGS: Record<string, FlagSpec> = {
   timeout: { value: true, valueName: "SECONDS", description: "wall-clock limit per kata run (default 60)" },
   jobs: { value: true, valueName: "N", description: "katas graded at the same time (default 2)" },
   all: { value: false, description: "list every failing test, not only the first ones" },
+  bank: { value: false, description: "also run the interviewer's held-out bank (scored apart)" },
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -44,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
   const minScore = integerFlag(args, "min-score", 0, 100);
   const timeoutMs = (integerFlag(args, "timeout", 1, 3600) ?? 60) * 1000;
   const jobs = integerFlag(args, "jobs", 1, 8) ?? 2;
+  const includeBank = args.flags.has("bank");
   const katas = selectKatas(listKatas(), args.flags.get("kata") as string | undefined);
   const manifest = loadManifest();
   if (!manifest) throw new UsageError("spec/manifest.json is missing: run `npm run manifest` (maintainers) or restore it from git");
@@ -57,7 +59,7 @@ async function main(argv: string[]): Promise<number> {
   const workDir = mkdtempSync(join(tmpdir(), "tuk-grade-"));
   let runs: KataRun[];
   try {
-    runs = await mapPool(katas, jobs, (kata) => gradeOne(kata, manifest.katas[kata.id], { implRoot, seed, timeoutMs, workDir, includeBank: false }));
+    runs = await mapPool(katas, jobs, (kata) => gradeOne(kata, manifest.katas[kata.id], { implRoot, seed, timeoutMs, workDir, includeBank }));
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
@@ -71,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
   console.log(nextSteps(runs, scores, implLabel));
   console.log(style.dim(`\nGraded in ${(durationMs / 1000).toFixed(1)} s.`));
 
-  const info: RunInfo = { impl: implLabel, seed, bank: false, startedAt, durationMs };
+  const info: RunInfo = { impl: implLabel, seed, bank: includeBank, startedAt, durationMs };
   const writers: Array<[string, () => string]> = [
     ["json", () => JSON.stringify(jsonReport(runs, scores, info), null, 2) + "\n"],
     ["junit", () => junitReport(runs, scores)],
@@ -99,11 +101,8 @@ async function gradeOne(kata: Kata, manifest: KataManifest | undefined, options:
   } catch (error) {
     // The grader's own failure still yields a complete report: every test, as an error.
     const message = `the grader could not run this kata: ${(error as Error).message}`;
-    const { splitTag, taskIdOf } = await import("./lib/grader/test-result.ts");
-    const tests = manifest.tests.map((t) => {
-      const tag = splitTag(t.name);
-      return { kata: kata.id, file: t.file, name: tag.name, level: tag.level, weight: tag.weight, taskId: taskIdOf(tag.name), status: "error" as const, summary: message, message };
-    });
+    const expected = options.includeBank ? [...manifest.tests, ...manifest.bank] : manifest.tests;
+    const tests = expected.map((t) => ({ ...expectedTest(kata, t), status: "error" as const, summary: message, message }));
     return { kata, tests, problems: [message], hungTests: [], durationMs: 0 };
   }
 }

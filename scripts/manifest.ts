@@ -4,6 +4,6 @@ import { writeFileSync } from "node:fs";
 import { listKatas } from "./lib/grader/katas.ts";
 import { buildManifest, MANIFEST_PATH } from "./lib/grader/manifest.ts";
 
-const manifest = await buildManifest(listKatas(), false);
+const manifest = await buildManifest(listKatas());
 writeFileSync(MANIFEST_PATH, JSON.stringify(manifest, null, 2) + "\n");
-for (const [kata, entry] of Object.entries(manifest.katas)) console.log(`${kata}: ${entry.tests.length} tests`);
+for (const [kata, entry] of Object.entries(manifest.katas)) console.log(`${kata}: ${entry.tests.length} tests, ${entry.bank.length} in the bank`);

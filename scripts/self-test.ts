@@ -80,13 +80,14 @@ const checks: Check[] = [
     async run() {
       const committed = loadManifest();
       if (!committed) return ["spec/manifest.json is missing: run npm run manifest"];
-      const fresh = await buildManifest(katas, false);
+      const fresh = await buildManifest(katas);
       const problems: string[] = [];
       if (JSON.stringify(fresh) !== JSON.stringify(committed)) problems.push("spec/manifest.json is out of date: run npm run manifest and commit it");
       for (const [kata, entry] of Object.entries(fresh.katas)) {
         if (entry.tests.length === 0) problems.push(`${kata} has no graded test`);
         for (const t of entry.tests) if (!TAG_PATTERN.test(t.name)) problems.push(`${kata}: untagged test (use l1/l2/l3 from spec/support/graded.ts): ${t.name}`);
-        const names = entry.tests.map((t) => t.name);
+        for (const t of entry.bank) if (!TAG_PATTERN.test(t.name)) problems.push(`${kata}: untagged bank test: ${t.name}`);
+        const names = [...entry.tests, ...entry.bank].map((t) => t.name);
         for (const dup of names.filter((n, i) => names.indexOf(n) !== i)) problems.push(`${kata}: two tests share the name "${dup}"`);
       }
       return problems;
@@ -184,7 +185,7 @@ function sabotageChecks(): Check[] {
       async run() {
         const numbers = [expect.kata, expect.unaffected].map((id) => katas.find((k) => k.id === id)?.number);
         if (numbers.includes(undefined)) return [`expect.json names an unknown kata`];
-        const { report, problems } = await grade(`sabotage-${name}`, ["--impl", dir, "--kata", numbers.join(","), "--timeout", "30"]);
+        const { report, problems } = await grade(`sabotage-${name}`, ["--impl", dir, "--kata", numbers.join(","), "--timeout", "45"]);
         if (!report) return problems;
         const sabotaged = report.x_katas.find((k) => k.kata === expect.kata);
         const untouched = report.x_katas.find((k) => k.kata === expect.unaffected);

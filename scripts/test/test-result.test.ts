@@ -30,7 +30,7 @@ describe("reading test results", () => {
 
 describe("scoring", () => {
   const result = (level: TestResult["level"], weight: number, status: TestResult["status"]): TestResult =>
-    ({ kata: "01-x", file: "f", name: "n", level, weight, taskId: 1, status });
+    ({ kata: "01-x", file: "f", name: "n", level, weight, bank: false, taskId: 1, status });
   const run = (tests: TestResult[]): KataRun => ({ kata: { id: "01-x", number: 1 }, tests, problems: [], hungTests: [], durationMs: 0 });
 
   test("a kata's score is the weighted share of passing tests, per level too", () => {
@@ -39,6 +39,13 @@ describe("scoring", () => {
     expect(percent(scores.katas[0].levels.L1)).toBe(100);
     expect(percent(scores.katas[0].levels.L2)).toBe(25);
     expect(Number.isNaN(percent(scores.katas[0].levels.L3))).toBe(true);
+  });
+  test("bank tests are scored apart and never move the visible score", () => {
+    const banked = { ...result("L2", 1, "fail"), bank: true };
+    const scores = score([run([result("L1", 1, "pass"), banked])]);
+    expect(scores.katas[0].score).toBe(100);
+    expect(scores.katas[0].bank?.score).toBe(0);
+    expect(scores.bankOverall).toBe(0);
   });
   test("the overall score is the mean of the kata scores; errors count as failures", () => {
     const scores = score([run([result("L1", 1, "pass")]), run([result("L1", 1, "error")])]);

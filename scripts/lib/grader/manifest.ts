@@ -20,7 +20,10 @@ export interface ManifestTest {
 }
 
 export interface KataManifest {
+  /** The visible specs: what a candidate sees and `npm run grade` scores. */
   tests: ManifestTest[];
+  /** The held-out bank (spec/NN-name/bank/): scored apart, with `--bank`; not in a candidate's pack. */
+  bank: ManifestTest[];
   /** sha256 of every file under spec/NN-name/, to tell when the specs were changed. */
   files: Record<string, string>;
 }
@@ -54,8 +57,10 @@ export function loadManifest(): Manifest | undefined {
   return JSON.parse(readFileSync(MANIFEST_PATH, "utf8")) as Manifest;
 }
 
-/** Lists the tests of the given katas by collecting the specs against the reference. */
-export async function buildManifest(katas: Kata[], includeBank: boolean): Promise<Manifest> {
+export const isBankFile = (file: string) => /^spec\/[^/]+\/bank\//.test(file);
+
+/** Lists the tests of the given katas (bank included) by collecting the specs against the reference. */
+export async function buildManifest(katas: Kata[]): Promise<Manifest> {
   const work = mkdtempSync(join(tmpdir(), "tuk-manifest-"));
   try {
     const manifest: Manifest = { katas: {}, support: hashFiles(join(PROJECT_ROOT, "spec", "support")) };
@@ -63,15 +68,17 @@ export async function buildManifest(katas: Kata[], includeBank: boolean): Promis
       const out = join(work, `${kata.id}.json`);
       const outcome = await runVitest(
         ["list", `spec/${kata.id}/`, `--json=${out}`],
-        { KATA_IMPL: "solutions", GRADE_BANK: includeBank ? "1" : "0" },
+        { KATA_IMPL: "solutions", GRADE_BANK: "1" },
         120_000,
       );
       if (!existsSync(out)) {
         throw new Error(`could not list the tests of ${kata.id} (exit ${outcome.exitCode}):\n${outcome.outputTail.slice(-2000)}`);
       }
       const listed = JSON.parse(readFileSync(out, "utf8")) as Array<{ name: string; file: string }>;
+      const tests = listed.map((t) => ({ file: relative(PROJECT_ROOT, t.file).split("\\").join("/"), name: t.name }));
       manifest.katas[kata.id] = {
-        tests: listed.map((t) => ({ file: relative(PROJECT_ROOT, t.file).split("\\").join("/"), name: t.name })),
+        tests: tests.filter((t) => !isBankFile(t.file)),
+        bank: tests.filter((t) => isBankFile(t.file)),
         files: hashFiles(join(PROJECT_ROOT, "spec", kata.id)),
       };
     }

@@ -34,18 +34,22 @@ function scoreColour(style: Style, value: number, text: string): string {
 }
 
 export function table(scores: Scores, style: Style): string {
-  const header = `  ${"kata".padEnd(22)}${"score".padStart(7)}${LEVELS.map((l) => l.padStart(7)).join("")}${"passing".padStart(10)}`;
+  const withBank = scores.bankOverall !== undefined;
+  const bankHeader = withBank ? `${"bank".padStart(8)}${"passing".padStart(10)}` : "";
+  const header = `  ${"kata".padEnd(22)}${"score".padStart(7)}${LEVELS.map((l) => l.padStart(7)).join("")}${"passing".padStart(10)}${bankHeader}`;
   const rows = scores.katas.map((k) => {
     const score = Number.isNaN(k.score) ? "-" : k.score.toFixed(1);
-    return `  ${k.kata.padEnd(22)}${scoreColour(style, k.score, score.padStart(7))}${LEVELS.map((l) => figure(k.levels[l]).padStart(7)).join("")}${`${k.tally.passed}/${k.tally.total}`.padStart(10)}`;
+    const bank = !withBank ? "" : k.bank ? `${scoreColour(style, k.bank.score, k.bank.score.toFixed(1).padStart(8))}${`${k.bank.tally.passed}/${k.bank.tally.total}`.padStart(10)}` : `${"-".padStart(8)}${"".padStart(10)}`;
+    return `  ${k.kata.padEnd(22)}${scoreColour(style, k.score, score.padStart(7))}${LEVELS.map((l) => figure(k.levels[l]).padStart(7)).join("")}${`${k.tally.passed}/${k.tally.total}`.padStart(10)}${bank}`;
   });
-  const overall = `  ${"overall".padEnd(22)}${scoreColour(style, scores.overall, scores.overall.toFixed(1).padStart(7))}${LEVELS.map((l) => figure(scores.levels[l]).padStart(7)).join("")}`;
+  const bankOverall = withBank ? scoreColour(style, scores.bankOverall!, scores.bankOverall!.toFixed(1).padStart(8)) : "";
+  const overall = `  ${"overall".padEnd(22)}${scoreColour(style, scores.overall, scores.overall.toFixed(1).padStart(7))}${LEVELS.map((l) => figure(scores.levels[l]).padStart(7)).join("")}${withBank ? " ".repeat(10) : ""}${bankOverall}`;
   return [style.bold(header), ...rows, style.bold(overall)].join("\n");
 }
 
 function describeFailure(test: TestResult, style: Style): string[] {
   const mark = test.status === "error" ? style.red("!") : style.red("✗");
-  const lines = [`  ${mark} ${test.name} ${style.dim(`[${test.level}]`)}`];
+  const lines = [`  ${mark} ${test.bank ? "bank · " : ""}${test.name} ${style.dim(`[${test.level}]`)}`];
   if (test.summary) lines.push(`      ${test.summary}`);
   if (test.property) {
     const { counterexample, seed, path } = test.property;

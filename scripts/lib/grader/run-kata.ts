@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { PROJECT_ROOT } from "../impl-root.ts";
 import type { Kata } from "./katas.ts";
-import type { KataManifest } from "./manifest.ts";
+import { isBankFile, type KataManifest, type ManifestTest } from "./manifest.ts";
 import {
   parsePropertyFailure,
   splitTag,
@@ -42,7 +42,7 @@ export interface KataRun {
  */
 const MAX_RERUNS = 8;
 /** Longer than vitest's own test timeout (vitest.config.ts), which ends async hangs by itself. */
-export const STALL_MS = 8_000;
+export const STALL_MS = 7_000;
 
 interface Verdict {
   status: TestStatus;
@@ -63,12 +63,15 @@ export async function gradeKata(kata: Kata, manifest: KataManifest, options: Gra
   const problems: string[] = [];
   const hungTests: string[] = [];
   const deadline = started + 2 * options.timeoutMs;
+  // Verdicts gathered over every attempt: a re-run skips what already has one.
+  const verdicts = new Map<string, Verdict>();
   let attempt: AttemptResult;
   for (let run = 0; ; run++) {
     const limit = Math.min(options.timeoutMs, Math.max(1000, deadline - Date.now()));
-    attempt = await runOnce(kata, options, hungTests, run, limit);
+    attempt = await runOnce(kata, options, new Set([...hungTests, ...verdicts.keys()]), run, limit);
+    for (const [name, verdict] of attempt.verdicts) verdicts.set(name, verdict);
     if (!attempt.outcome.timedOut) break;
-    const hung = [...attempt.started].filter((name) => !attempt.verdicts.has(name) && !hungTests.includes(name));
+    const hung = [...attempt.started].filter((name) => !verdicts.has(name) && !hungTests.includes(name));
     const after = attempt.outcome.stalled ? `${STALL_MS / 1000} s` : `${Math.round(limit / 1000)} s`;
     if (hung.length === 0) {
       problems.push(`timed out after ${Math.round(limit / 1000)} s, and no single test was running: the hang is at import or between tests`);
@@ -94,14 +97,14 @@ export async function gradeKata(kata: Kata, manifest: KataManifest, options: Gra
     problems.push(`printed ${(outcome.outputBytes / 1024 / 1024).toFixed(0)} MB of console output (kept the last 64 KB)`);
   }
 
-  const tests = manifest.tests.map((entry): TestResult => {
-    const tag = splitTag(entry.name);
-    const base = { kata: kata.id, file: entry.file, name: tag.name, level: tag.level, weight: tag.weight, taskId: taskIdOf(tag.name) };
+  const expected = options.includeBank ? [...manifest.tests, ...manifest.bank] : manifest.tests;
+  const tests = expected.map((entry): TestResult => {
+    const base = expectedTest(kata, entry);
     if (hungTests.includes(entry.name)) {
       const message = "timed out: this test never ended (an endless loop?), so it was killed";
       return { ...base, status: "error", summary: message, message };
     }
-    const verdict = attempt.verdicts.get(entry.name);
+    const verdict = verdicts.get(entry.name);
     if (verdict) {
       const message = verdict.message === undefined ? undefined : withoutStack(verdict.message);
       return {
@@ -123,7 +126,12 @@ export async function gradeKata(kata: Kata, manifest: KataManifest, options: Gra
   return { kata, tests, problems, hungTests, durationMs: Date.now() - started };
 }
 
-async function runOnce(kata: Kata, options: GradeOptions, skip: string[], run: number, limitMs: number): Promise<AttemptResult> {
+export function expectedTest(kata: Kata, entry: ManifestTest): Omit<TestResult, "status"> {
+  const tag = splitTag(entry.name);
+  return { kata: kata.id, file: entry.file, name: tag.name, level: tag.level, weight: tag.weight, bank: isBankFile(entry.file), taskId: taskIdOf(tag.name) };
+}
+
+async function runOnce(kata: Kata, options: GradeOptions, skip: Set<string>, run: number, limitMs: number): Promise<AttemptResult> {
   const report = join(options.workDir, `${kata.id}.${run}.json`);
   const progress = join(options.workDir, `${kata.id}.${run}.progress.jsonl`);
   const outcome = await runVitest(
@@ -132,7 +140,7 @@ async function runOnce(kata: Kata, options: GradeOptions, skip: string[], run: n
       KATA_IMPL: options.implRoot,
       FC_SEED: String(options.seed),
       GRADE_PROGRESS: progress,
-      GRADE_SKIP: JSON.stringify(skip),
+      GRADE_SKIP: JSON.stringify([...skip]),
       GRADE_BANK: options.includeBank ? "1" : "0",
     },
     limitMs,
@@ -145,6 +153,7 @@ async function runOnce(kata: Kata, options: GradeOptions, skip: string[], run: n
   // The progress log first: it survives a killed run. The JSON report, when there is one, is
   // more complete (it has failures that happen outside a test's hooks), so it overrides.
   for (const record of readProgress(progress)) {
+    if (skip.has(record.test)) continue;
     if (record.event === "start") started.add(record.test);
     else verdicts.set(record.test, { status: stateToStatus(record.state), message: record.message });
   }
@@ -156,7 +165,7 @@ async function runOnce(kata: Kata, options: GradeOptions, skip: string[], run: n
       if (file.assertionResults.length === 0 && file.message) fileErrors.set(path, file.message);
       for (const test of file.assertionResults) {
         const name = [...test.ancestorTitles, test.title].join(" > ");
-        if (skip.includes(name)) continue;
+        if (skip.has(name)) continue;
         verdicts.set(name, {
           status: stateToStatus(test.status),
           message: test.failureMessages.length > 0 ? test.failureMessages.join("\n") : undefined,

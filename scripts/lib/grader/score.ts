@@ -14,9 +14,12 @@ export interface Tally {
 
 export interface KataScore {
   kata: string;
+  /** From the visible specs only. */
   score: number;
   tally: Tally;
   levels: Record<Level, Tally>;
+  /** From the held-out bank, when it was run (`--bank`): kept apart from the visible score. */
+  bank?: { score: number; tally: Tally; levels: Record<Level, Tally> };
 }
 
 export interface Scores {
@@ -24,6 +27,12 @@ export interface Scores {
   levels: Record<Level, Tally>;
   /** The mean of the kata scores: each kata counts the same, however many tests it has. */
   overall: number;
+  /** The same mean over the bank scores, when the bank was run. */
+  bankOverall?: number;
+}
+
+function mean(values: number[]): number {
+  return values.length === 0 ? 0 : Math.floor((10 * values.reduce((s, v) => s + (Number.isNaN(v) ? 0 : v), 0)) / values.length) / 10;
 }
 
 function tally(tests: TestResult[]): Tally {
@@ -46,11 +55,25 @@ function byLevel(tests: TestResult[]): Record<Level, Tally> {
 }
 
 export function score(runs: KataRun[]): Scores {
-  const katas = runs.map((run) => {
-    const t = tally(run.tests);
-    return { kata: run.kata.id, score: percent(t), tally: t, levels: byLevel(run.tests) };
+  const katas = runs.map((run): KataScore => {
+    const visible = run.tests.filter((t) => !t.bank);
+    const bank = run.tests.filter((t) => t.bank);
+    const t = tally(visible);
+    const b = tally(bank);
+    return {
+      kata: run.kata.id,
+      score: percent(t),
+      tally: t,
+      levels: byLevel(visible),
+      ...(bank.length === 0 ? {} : { bank: { score: percent(b), tally: b, levels: byLevel(bank) } }),
+    };
   });
-  const all = runs.flatMap((run) => run.tests);
-  const overall = katas.length === 0 ? 0 : Math.floor((10 * katas.reduce((s, k) => s + (Number.isNaN(k.score) ? 0 : k.score), 0)) / katas.length) / 10;
-  return { katas, levels: byLevel(all), overall };
+  const visible = runs.flatMap((run) => run.tests.filter((t) => !t.bank));
+  const banked = katas.filter((k) => k.bank);
+  return {
+    katas,
+    levels: byLevel(visible),
+    overall: mean(katas.map((k) => k.score)),
+    ...(banked.length === 0 ? {} : { bankOverall: mean(banked.map((k) => k.bank!.score)) }),
+  };
 }

@@ -12,6 +12,8 @@ export interface TestResult {
   name: string;
   level: Level;
   weight: number;
+  /** A held-out bank test (scored apart from the visible specs). */
+  bank: boolean;
   /** The top-level describe's number ("1. parsing" -> 1): Exercism's task_id. */
   taskId: number | undefined;
   status: TestStatus;
