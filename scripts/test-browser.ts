@@ -102,9 +102,11 @@ async function main(): Promise<number> {
       check(s.passing.startsWith(`${kata.passed} of ${kata.total}`), `${kata.kata}: page says "${s.passing}", JSON ${kata.passed} of ${kata.total}`);
       check(Math.abs(s.barWidth - Math.round((kata.score / 100) * 240)) <= 1, `${kata.kata}: bar ${s.barWidth}px does not match ${kata.score}`);
     }
+    const columns = await page.$$eval("svg.overview rect", (rects) => rects.length);
+    check(columns === 4 * report.x_katas.length, `the overview chart has ${columns} columns, expected 4 per kata`);
     check(overall.value === report.score && overall.text.includes(report.score.toFixed(1)), `overall: page "${overall.text}", JSON ${report.score}`);
     check(requests.every((url) => url.startsWith("file:")), `the page made network requests: ${requests.filter((u) => !u.startsWith("file:")).join(", ")}`);
-    await page.screenshot({ path: join(out, "report.png"), fullPage: true });
+    await page.screenshot({ path: join(out, "report.png") });
   } finally {
     await browser.close();
   }

@@ -1,49 +1,84 @@
-// One self-contained HTML page: the score per kata and level as a bar chart (inline SVG, no
-// script, no network), then the failing tests with their messages. Figures carry data-*
-// attributes so a browser test can read what the page shows.
+// One self-contained HTML page: a chart of the score per kata and level (inline SVG, no script,
+// no network), then per kata its figures and its failing tests. Figures carry data-* attributes
+// so that a browser test can read what the page shows.
 import { escapeXml } from "./report-junit.ts";
-import type { KataRun } from "./run-kata.ts";
-import { LEVELS, percent, type Scores, type Tally } from "./score.ts";
 import type { RunInfo } from "./report-json.ts";
+import type { KataRun } from "./run-kata.ts";
+import { LEVELS, percent, type Scores } from "./score.ts";
 
 const BAR_WIDTH = 240;
+const STUB_MESSAGE = "not implemented";
+
+const shown = (value: number) => (Number.isNaN(value) ? "-" : value.toFixed(1));
+const colour = (value: number) => (Number.isNaN(value) ? "#bbb" : value >= 100 ? "#2e7d32" : value > 0 ? "#f9a825" : "#c62828");
 
 function bar(label: string, value: number, attrs: string): string {
-  const shown = Number.isNaN(value) ? "-" : value.toFixed(1);
   const width = Number.isNaN(value) ? 0 : Math.round((value / 100) * BAR_WIDTH);
-  const colour = Number.isNaN(value) ? "#bbb" : value >= 100 ? "#2e7d32" : value > 0 ? "#f9a825" : "#c62828";
   return `<div class="row" ${attrs}><span class="label">${escapeXml(label)}</span>` +
-    `<svg width="${BAR_WIDTH}" height="16" role="img" aria-label="${escapeXml(label)} ${shown}"><rect width="${BAR_WIDTH}" height="16" fill="#eee"/><rect width="${width}" height="16" fill="${colour}"/></svg>` +
-    `<span class="value">${shown}</span></div>`;
+    `<svg width="${BAR_WIDTH}" height="16" role="img" aria-label="${escapeXml(label)} ${shown(value)}"><rect width="${BAR_WIDTH}" height="16" fill="#eee"/><rect width="${width}" height="16" fill="${colour(value)}"/></svg>` +
+    `<span class="value">${shown(value)}</span></div>`;
 }
 
-const levelValue = (t: Tally) => percent(t);
+/** Grouped columns: for each kata, its score and its L1, L2, L3 scores, on a 0-100 axis. */
+function overviewChart(runs: KataRun[], scores: Scores): string {
+  const columnWidth = 26;
+  const gap = 6;
+  const groupWidth = 4 * (columnWidth + gap) + 40;
+  const height = 180;
+  const top = 20;
+  const left = 40;
+  const width = left + runs.length * groupWidth;
+  const y = (value: number) => top + height - (height * value) / 100;
+  const grid = [0, 25, 50, 75, 100].map((v) => `<line x1="${left}" x2="${width}" y1="${y(v)}" y2="${y(v)}" stroke="#e0e0e0"/><text x="${left - 6}" y="${y(v) + 4}" text-anchor="end" class="axis">${v}</text>`).join("");
+  const groups = scores.katas.map((k, i) => {
+    const x0 = left + 20 + i * groupWidth;
+    const values: Array<[string, number]> = [["score", k.score], ...LEVELS.map((l): [string, number] => [l, percent(k.levels[l])])];
+    const columns = values.map(([label, value], j) => {
+      const x = x0 + j * (columnWidth + gap);
+      const v = Number.isNaN(value) ? 0 : value;
+      return `<rect x="${x}" y="${y(v)}" width="${columnWidth}" height="${y(0) - y(v)}" fill="${colour(value)}" opacity="${j === 0 ? 1 : 0.75}"><title>${escapeXml(`${k.kata} ${label}: ${shown(value)}`)}</title></rect>` +
+        `<text x="${x + columnWidth / 2}" y="${y(v) - 4}" text-anchor="middle" class="figure">${Number.isNaN(value) ? "-" : Math.round(value)}</text>` +
+        `<text x="${x + columnWidth / 2}" y="${y(0) + 14}" text-anchor="middle" class="axis">${label === "score" ? "all" : label}</text>`;
+    }).join("");
+    return `${columns}<text x="${x0 + (4 * (columnWidth + gap)) / 2 - gap / 2}" y="${y(0) + 32}" text-anchor="middle" class="kata-label">${escapeXml(runs[i].kata.id)}</text>`;
+  }).join("");
+  return `<svg class="overview" width="${width}" height="${top + height + 44}" role="img" aria-label="score per kata and level">${grid}${groups}</svg>`;
+}
 
 export function htmlReport(runs: KataRun[], scores: Scores, info: RunInfo): string {
   const cards = runs.map((run, i) => {
     const k = scores.katas[i];
-    const levels = LEVELS.map((l) => bar(l, levelValue(k.levels[l]), `data-kata="${run.kata.id}" data-level="${l}" data-score="${levelValue(k.levels[l])}"`)).join("");
+    const levels = LEVELS.map((l) => bar(l, percent(k.levels[l]), `data-kata="${run.kata.id}" data-level="${l}" data-score="${percent(k.levels[l])}"`)).join("");
     const failing = run.tests.filter((t) => t.status !== "pass");
-    const rows = failing.map((t) => `<tr><td>${escapeXml(t.status)}</td><td>${escapeXml(t.level)}</td><td>${escapeXml(t.name)}</td><td><pre>${escapeXml(t.summary ?? "")}${t.property?.counterexample ? escapeXml(`\ncounterexample: ${t.property.counterexample.slice(0, 500)}\nseed ${t.property.seed}, path "${t.property.path ?? ""}"`) : ""}</pre></td></tr>`).join("");
+    const stubbed = failing.filter((t) => t.summary === STUB_MESSAGE);
+    const listed = failing.filter((t) => t.summary !== STUB_MESSAGE);
+    const rows = listed.map((t) => `<tr><td>${escapeXml(t.status)}</td><td>${escapeXml(t.level)}</td><td>${t.bank ? "bank · " : ""}${escapeXml(t.name)}</td><td><pre>${escapeXml(t.summary ?? "")}${t.property?.counterexample ? escapeXml(`\ncounterexample: ${t.property.counterexample.slice(0, 500)}\nseed ${t.property.seed}, path "${t.property.path ?? ""}"`) : ""}</pre></td></tr>`).join("");
     const problems = run.problems.map((p) => `<li>${escapeXml(p)}</li>`).join("");
+    const table = rows
+      ? `<details${listed.length <= 10 ? " open" : ""}><summary>${listed.length} failing test${listed.length === 1 ? "" : "s"}</summary><table><thead><tr><th>status</th><th>level</th><th>test</th><th>failure</th></tr></thead><tbody>${rows}</tbody></table></details>`
+      : "";
+    const stub = stubbed.length > 0 ? `<p class="stub">${stubbed.length} test${stubbed.length === 1 ? "" : "s"} fail with "${STUB_MESSAGE}": katas/${escapeXml(run.kata.id)}/ is still (partly) the stub.</p>` : "";
     return `<section class="kata" data-kata="${run.kata.id}" data-score="${k.score}" data-passed="${k.tally.passed}" data-total="${k.tally.total}">
-<h2>${escapeXml(run.kata.id)} <span class="score">${Number.isNaN(k.score) ? "-" : k.score.toFixed(1)}</span> <small>${k.tally.passed} of ${k.tally.total} passing</small></h2>
+<h2>${escapeXml(run.kata.id)} <span class="score">${shown(k.score)}</span> <small>${k.tally.passed} of ${k.tally.total} passing</small></h2>
 ${bar("score", k.score, `data-kata="${run.kata.id}" data-level="all" data-score="${k.score}"`)}${levels}
+${k.bank ? bar("bank", k.bank.score, `data-kata="${run.kata.id}" data-level="bank" data-score="${k.bank.score}"`) : ""}
 ${problems ? `<ul class="problems">${problems}</ul>` : ""}
-${rows ? `<table><thead><tr><th>status</th><th>level</th><th>test</th><th>failure</th></tr></thead><tbody>${rows}</tbody></table>` : "<p>All tests pass.</p>"}
+${table}${stub}${!table && !stub ? "<p>All tests pass.</p>" : ""}
 </section>`;
   }).join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>tool-use-katas: ${scores.overall.toFixed(1)}</title>
 <style>
-body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:70em;color:#222}
+body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:72em;color:#222}
 h1 small,h2 small{color:#666;font-weight:normal;font-size:.7em}
+.overview .axis{font-size:11px;fill:#666}.overview .figure{font-size:11px;fill:#222}.overview .kata-label{font-size:13px;fill:#222}
 .row{display:flex;align-items:center;gap:.6em;margin:.2em 0}.label{width:3.5em}.value{width:3.5em;text-align:right;font-variant-numeric:tabular-nums}
 .kata{border:1px solid #ddd;border-radius:6px;padding:.5em 1em;margin:1em 0}
 table{border-collapse:collapse;width:100%;margin-top:.6em}td,th{border-top:1px solid #eee;padding:.3em;text-align:left;vertical-align:top}
-pre{margin:0;white-space:pre-wrap;word-break:break-word}.problems{color:#c62828}
+pre{margin:0;white-space:pre-wrap;word-break:break-word}.problems{color:#c62828}.stub{color:#666}
 </style></head><body>
-<h1 data-overall="${scores.overall}">Overall ${scores.overall.toFixed(1)} <small>impl ${escapeXml(info.impl)} · seed ${info.seed} · ${escapeXml(info.startedAt.toISOString())}</small></h1>
+<h1 data-overall="${scores.overall}">Overall ${scores.overall.toFixed(1)}${scores.bankOverall === undefined ? "" : ` <small>bank ${scores.bankOverall.toFixed(1)}</small>`} <small>impl ${escapeXml(info.impl)} · seed ${info.seed} · ${escapeXml(info.startedAt.toISOString())}</small></h1>
+${overviewChart(runs, scores)}
 ${cards}
 </body></html>
 `;
