@@ -1,7 +1,7 @@
 // npm run compare -- [--kata N] [--impl DIR]: the candidate beside the reference, test by test,
 // then the speed ratio (candidate time / reference time) on each kata's benchmark inputs.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { integerFlag, parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
@@ -80,11 +80,13 @@ async function main(argv: string[]): Promise<number> {
     for (const kata of katas) {
       const entry = manifest.katas[kata.id];
       if (!entry) continue;
-      const options = { seed, timeoutMs: 60_000, workDir, includeBank: false };
-      const [mine, reference] = await Promise.all([
-        gradeKata(kata, entry, { ...options, implRoot: candidateRoot }),
-        gradeKata(kata, entry, { ...options, implRoot: referenceRoot, workDir: join(workDir, "..", `${kata.id}-ref-${process.pid}`) }).catch(() => gradeKata(kata, entry, { ...options, implRoot: referenceRoot })),
-      ]);
+      // Both sides at once, each with its own scratch folder (report and progress files).
+      const side = (name: string, implRoot: string) => {
+        const dir = join(workDir, `${kata.id}-${name}`);
+        mkdirSync(dir);
+        return gradeKata(kata, entry, { seed, timeoutMs: 60_000, workDir: dir, includeBank: false, implRoot });
+      };
+      const [mine, reference] = await Promise.all([side("yours", candidateRoot), side("reference", referenceRoot)]);
       const passing = (tests: TestResult[]) => tests.filter((t) => t.status === "pass").length;
       console.log(`\n${style.bold(kata.id)}   you: ${passing(mine.tests)}/${mine.tests.length}   reference: ${passing(reference.tests)}/${reference.tests.length}`);
       console.log(style.dim("  you ref  test"));
