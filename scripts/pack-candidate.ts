@@ -1,8 +1,9 @@
 // npm run pack:candidate -- DIR: a clean, runnable copy for a candidate. It leaves out the
 // references, the interviewer's bank and guide, and anything that would leak an answer; inside
 // it, `npm install && npm run grade` works and grades the candidate's katas/ with the visible specs.
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { isBankFile, type Manifest } from "./lib/grader/manifest.ts";
@@ -29,13 +30,14 @@ export function leftOut(path: string): string | undefined {
   return LEFT_OUT.find(([pattern]) => pattern.test(path))?.[1];
 }
 
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    const rel = relative(PROJECT_ROOT, path).split("\\").join("/");
-    if (leftOut(rel)) return [];
-    return statSync(path).isDirectory() ? walk(path) : [rel];
-  });
+/** The project's files as git sees them (tracked, or new and not ignored): never build output or scratch. */
+function projectFiles(): string[] {
+  const listed = spawnSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: PROJECT_ROOT, encoding: "utf8" });
+  if (listed.status !== 0) throw new Error(`pack:candidate needs the project's git checkout: ${listed.stderr.trim()}`);
+  return listed.stdout
+    .split("\0")
+    .filter((file) => file !== "" && !leftOut(file) && existsSync(join(PROJECT_ROOT, file)))
+    .sort();
 }
 
 /** The maintainer's package.json, with the scripts that need what was left out removed. */
@@ -81,7 +83,7 @@ export function packCandidate(target: string, force = false): { files: number } 
   if (resolve(target).startsWith(PROJECT_ROOT + "/") || resolve(target) === PROJECT_ROOT) {
     throw new UsageError("the pack must go outside this repository");
   }
-  const files = walk(PROJECT_ROOT);
+  const files = projectFiles();
   const fileSet = new Set(files);
   for (const file of files) {
     mkdirSync(dirname(join(target, file)), { recursive: true });

@@ -1,0 +1,336 @@
+// npm run live: runs kata 1 or kata 3 against a real OpenAI-compatible model server, or replays
+// a recorded conversation offline. `main(argv, io)` is the whole command; scripts/live.ts only
+// connects it to the process (stdout, stderr, the terminal, Ctrl-C, the exit code).
+import { randomUUID } from "node:crypto";
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs, usage, UsageError, integerFlag, type FlagSpec, type ParsedArgs } from "../cli-args.ts";
+import { createChatClient, normaliseBaseUrl } from "./client.ts";
+import { DEFAULT_PROMPT, type RunContext, type RunOutcome } from "./context.ts";
+import { LiveError } from "./errors.ts";
+import { runKata1 } from "./kata1.ts";
+import { runKata3 } from "./kata3.ts";
+import { KATA_FOLDERS, loadKata } from "./load-impl.ts";
+import {
+  createRecorder,
+  readRecording,
+  recordApprovals,
+  recordingTransport,
+  replayApprovals,
+  replayTransport,
+  RECORDING_FORMAT,
+  RECORDING_VERSION,
+  type LiveSettings,
+  type Recorder,
+  type Recording,
+  type RecordingMeta,
+} from "./recording.ts";
+import { DEFAULT_SANDBOX } from "./tools.ts";
+import { fetchTransport, type Transport } from "./transport.ts";
+
+export interface LiveIO {
+  /** Writes one transcript line (stdout). */
+  out(line: string): void;
+  /** Writes one line for the person at the terminal: status, prompts' notes, errors (stderr). */
+  err(line: string): void;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Asks a question on the terminal; absent when nobody can answer (stdin is not a TTY). */
+  ask?: (question: string, signal: AbortSignal) => Promise<string>;
+  /** Fires on Ctrl-C: the run stops cleanly and the recording keeps what it has. */
+  interrupt?: AbortSignal;
+  /** For tests: the fetch to use (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+
+export const FLAGS: Record<string, FlagSpec> = {
+  kata: { value: true, valueName: "1|3", description: "3: your agent loop with native tool calls; 1: the text protocol" },
+  "base-url": { value: true, valueName: "URL", description: "the OpenAI-compatible API root, e.g. http://127.0.0.1:11434/v1" },
+  model: { value: true, valueName: "NAME", description: "the model, e.g. qwen2.5:7b" },
+  impl: { value: true, valueName: "DIR", description: "whose code runs: katas (default), solutions, or another checkout" },
+  "api-key": { value: true, valueName: "KEY", description: "sent as a Bearer token (default: $OPENAI_API_KEY)" },
+  prompt: { value: true, valueName: "TEXT", description: "the user's message (default: weather + arithmetic + a file)" },
+  yes: { value: false, description: "approve every dangerous tool call without asking" },
+  record: { value: true, valueName: "FILE", description: "save every request, reply and approval as JSON Lines" },
+  replay: { value: true, valueName: "FILE", description: "run a recorded conversation again, offline" },
+  loose: { value: false, description: "with --replay: serve the recorded replies even when requests differ" },
+  timeout: { value: true, valueName: "SECONDS", description: "wait at most this long for each reply (default 120)" },
+  "max-steps": { value: true, valueName: "N", description: "ask the model at most N times (default 8)" },
+  "tool-choice": { value: true, valueName: "CHOICE", description: "kata 3: auto (default), none, required or a tool name" },
+  temperature: { value: true, valueName: "T", description: "sampling temperature (default: the server's)" },
+  sandbox: { value: true, valueName: "DIR", description: "the folder read_file serves, read-only (default: a demo folder)" },
+  timings: { value: false, description: "also print durations and clock times in the trace" },
+};
+
+const SUMMARY =
+  "Runs kata 3 (your agent loop, native tool calls) or kata 1 (your text-protocol parser and dispatcher)\n" +
+  "against a real OpenAI-compatible model server (Ollama, llama.cpp, vLLM, LM Studio, a hosted API),\n" +
+  "or replays a recorded conversation offline. Docs: docs/live-mode.md";
+const COMMAND = "npm run live -- --kata 3|1 --base-url URL --model NAME [options]\n       npm run live -- --replay FILE [--impl DIR] [--loose]";
+
+export function helpText(): string {
+  return usage(COMMAND, SUMMARY, FLAGS);
+}
+
+function stringFlag(args: ParsedArgs, name: string): string | undefined {
+  const value = args.flags.get(name);
+  return typeof value === "string" ? value : undefined;
+}
+
+function numberFlag(args: ParsedArgs, name: string, min: number, max: number): number | undefined {
+  const raw = stringFlag(args, name);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(value) || value < min || value > max) {
+    throw new UsageError(`--${name} must be a number from ${min} to ${max}, got ${raw}`);
+  }
+  return value;
+}
+
+function kataFlag(raw: string): 1 | 3 {
+  const n = raw.trim().replace(/^0/, "");
+  if (n === "1" || raw === KATA_FOLDERS[1]) return 1;
+  if (n === "3" || raw === KATA_FOLDERS[3]) return 3;
+  if (n === "2" || raw.startsWith("02")) {
+    throw new UsageError("live mode runs kata 1 (text protocol) or kata 3 (agent loop); kata 2 is a validator with nothing to drive: use --kata 3");
+  }
+  throw new UsageError(`--kata must be 1 or 3, got ${raw}`);
+}
+
+interface Plan {
+  kata: 1 | 3;
+  model: string;
+  baseUrl: string;
+  impl: string;
+  settings: LiveSettings;
+  runId: string;
+  recording?: Recording;
+}
+
+/** Turns the flags (and, for --replay, the recording) into what to run. */
+function plan(args: ParsedArgs, io: LiveIO): Plan {
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
+  const replayFile = stringFlag(args, "replay");
+  if (args.flags.has("loose") && !replayFile) throw new UsageError("--loose only makes sense with --replay FILE");
+  const maxSteps = integerFlag(args, "max-steps", 1, 100);
+  const temperature = numberFlag(args, "temperature", 0, 2);
+  const sandboxFlag = stringFlag(args, "sandbox");
+  const toolChoice = stringFlag(args, "tool-choice");
+  if (toolChoice !== undefined && !/^(auto|none|required|[A-Za-z_][\w.-]*)$/.test(toolChoice)) {
+    throw new UsageError(`--tool-choice must be auto, none, required or a tool name, got ${toolChoice}`);
+  }
+
+  if (replayFile) {
+    let recording: Recording;
+    try {
+      recording = readRecording(resolve(io.cwd, replayFile));
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    const meta = recording.meta;
+    // The conversation is fixed by the recording: flags may only repeat it, never change it.
+    const kataGiven = stringFlag(args, "kata");
+    if (kataGiven !== undefined && kataFlag(kataGiven) !== meta.kata) throw new UsageError(`--replay: ${replayFile} is a recording of kata ${meta.kata}, not kata ${kataGiven}`);
+    const modelGiven = stringFlag(args, "model");
+    if (modelGiven !== undefined && modelGiven !== meta.model) throw new UsageError(`--replay: ${replayFile} was recorded with model ${meta.model}, not ${modelGiven}`);
+    for (const name of ["base-url", "api-key", "prompt", "max-steps", "tool-choice", "temperature", "sandbox", "yes", "timeout"]) {
+      if (args.flags.has(name)) throw new UsageError(`--${name} cannot be combined with --replay: the recording fixes it (${replayFile})`);
+    }
+    return {
+      kata: meta.kata,
+      model: meta.model,
+      baseUrl: meta.baseUrl,
+      impl: stringFlag(args, "impl") ?? meta.impl,
+      settings: meta.settings,
+      runId: meta.runId,
+      recording,
+    };
+  }
+
+  const kataRaw = stringFlag(args, "kata");
+  const baseRaw = stringFlag(args, "base-url");
+  const model = stringFlag(args, "model");
+  const missing = [kataRaw === undefined && "--kata 1|3", baseRaw === undefined && "--base-url URL", model === undefined && "--model NAME"].filter(Boolean);
+  if (missing.length > 0) {
+    throw new UsageError(`missing ${missing.join(", ")} (for example: npm run live -- --kata 3 --base-url http://127.0.0.1:11434/v1 --model qwen2.5:7b)`);
+  }
+  const kata = kataFlag(kataRaw!);
+  if (kata === 1 && toolChoice !== undefined) throw new UsageError("--tool-choice is for kata 3: kata 1 sends no tools to the server");
+  let baseUrl: string;
+  try {
+    baseUrl = normaliseBaseUrl(baseRaw!);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (model!.trim() === "") throw new UsageError("--model must not be empty");
+  if (sandboxFlag !== undefined) {
+    const dir = resolve(io.cwd, sandboxFlag);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--sandbox: no such folder: ${sandboxFlag}`);
+  }
+  const prompt = stringFlag(args, "prompt") ?? DEFAULT_PROMPT;
+  if (prompt.trim() === "") throw new UsageError("--prompt must not be empty");
+  return {
+    kata,
+    model: model!,
+    baseUrl,
+    impl: stringFlag(args, "impl") ?? "katas",
+    settings: {
+      prompt,
+      maxSteps: maxSteps ?? 8,
+      toolChoice: toolChoice ?? "auto",
+      sandbox: sandboxFlag === undefined ? null : resolve(io.cwd, sandboxFlag),
+      temperature: temperature ?? null,
+    },
+    runId: `run_${randomUUID()}`,
+  };
+}
+
+export async function main(argv: readonly string[], io: LiveIO): Promise<number> {
+  let recorder: Recorder | undefined;
+  const stop = new AbortController();
+  const onInterrupt = () => stop.abort(new LiveError("interrupted", "interrupted"));
+  // A real Ctrl-C is written to the recording at once, so that a replay stops where this run did.
+  const onCtrlC = () => {
+    if (!stop.signal.aborted) recorder?.write({ type: "interrupt", requests: recorder.requests });
+    onInterrupt();
+  };
+  if (io.interrupt?.aborted) onCtrlC();
+  else io.interrupt?.addEventListener("abort", onCtrlC, { once: true });
+  const keptNote = () => {
+    if (recorder) io.err(`Recorded ${recorder.requests} request(s) to ${recorder.file}; replay with: npm run live -- --replay ${recorder.file}`);
+  };
+
+  try {
+    if (argv.includes("--help") || argv.includes("-h")) {
+      io.out(helpText());
+      return EXIT.ok;
+    }
+    const args = parseArgs(argv, FLAGS);
+    const p = plan(args, io);
+    const timeoutSeconds = numberFlag(args, "timeout", 0.001, 86_400) ?? 120;
+    let loaded;
+    try {
+      loaded = p.kata === 1 ? await loadKata(1, p.impl, io.cwd) : await loadKata(3, p.impl, io.cwd);
+    } catch (error) {
+      if (error instanceof LiveError) throw error;
+      throw new UsageError((error as Error).message); // --impl folder not found
+    }
+
+    // The transport: the network, or the recording; and, with --record, a copy of everything.
+    let transport: Transport;
+    let unused = () => 0;
+    let replayedApproval: ((name: string, args: unknown) => boolean) | undefined;
+    if (p.recording) {
+      const replay = replayTransport(p.recording, { loose: args.flags.has("loose"), warn: io.err, interrupt: onInterrupt });
+      transport = replay.transport;
+      unused = replay.unused;
+      replayedApproval = replayApprovals(p.recording, { loose: args.flags.has("loose"), warn: io.err, interrupt: onInterrupt });
+      io.err(`Replaying ${p.recording.file} (kata ${p.kata}, model ${p.model}, recorded against ${p.baseUrl}) with ${loaded.label}: offline, no request leaves this machine.`);
+    } else {
+      const apiKey = stringFlag(args, "api-key") ?? io.env.OPENAI_API_KEY;
+      transport = fetchTransport({ apiKey: apiKey || undefined, timeoutMs: timeoutSeconds * 1000, fetch: io.fetch });
+      io.err(`Live: kata ${p.kata} (${loaded.label}) with model ${p.model} at ${p.baseUrl}. Ctrl-C stops.`);
+    }
+    // Whether a key was sent (never the key): a replayed 401 must explain itself as the live one did.
+    const hasApiKey = p.recording ? p.recording.meta.apiKeySent === true : Boolean(stringFlag(args, "api-key") ?? io.env.OPENAI_API_KEY);
+    const recordFile = stringFlag(args, "record");
+    if (recordFile && p.recording && resolve(io.cwd, recordFile) === p.recording.file) {
+      throw new UsageError("--record must name another file than --replay (it would overwrite the recording)");
+    }
+    let noteApproval: ((name: string, args: unknown, approved: boolean, interrupted: boolean) => void) | undefined;
+    if (recordFile) {
+      const meta: RecordingMeta = {
+        type: "meta",
+        format: RECORDING_FORMAT,
+        version: RECORDING_VERSION,
+        kata: p.kata,
+        model: p.model,
+        baseUrl: p.baseUrl,
+        impl: p.impl,
+        runId: p.runId,
+        apiKeySent: hasApiKey,
+        settings: p.settings,
+      };
+      recorder = createRecorder(resolve(io.cwd, recordFile), meta);
+      transport = recordingTransport(transport, recorder);
+      noteApproval = recordApprovals(recorder);
+    }
+    const client = createChatClient(transport, p.baseUrl, p.model, hasApiKey);
+    const yes = args.flags.has("yes");
+
+    const approve = async (name: string, callArgs: unknown, shown: string): Promise<boolean> => {
+      let approved = false;
+      const wasRunning = !stop.signal.aborted;
+      if (replayedApproval) approved = replayedApproval(name, callArgs);
+      else if (stop.signal.aborted) approved = false;
+      else if (yes) approved = true;
+      else if (io.ask) {
+        try {
+          const answer = await io.ask(`Allow the dangerous tool call ${shown}? [y/N] `, stop.signal);
+          approved = /^\s*y(es)?\s*$/i.test(answer);
+        } catch {
+          approved = false; // Ctrl-C during the question: no
+        }
+      } else {
+        io.err(`Denied ${name}: nobody can answer on this terminal (stdin is not a TTY); pass --yes to approve dangerous tools.`);
+      }
+      // Asked and stopped by Ctrl-C: the recording says so, for the replay to stop here too. The
+      // run reacts to the abort first (live and replayed alike), then the answer is printed.
+      const interruptedHere = wasRunning && stop.signal.aborted;
+      if (interruptedHere) await new Promise((resolve) => setImmediate(resolve));
+      noteApproval?.(name, callArgs, approved, interruptedHere);
+      io.out(`[approval] ${shown}: ${approved ? "approved" : "denied"}`);
+      return approved;
+    };
+
+    const ctx: RunContext = {
+      client,
+      settings: p.settings,
+      sandbox: p.settings.sandbox ?? DEFAULT_SANDBOX,
+      runId: p.runId,
+      signal: stop.signal,
+      approve,
+      out: io.out,
+      note: io.err,
+      timings: args.flags.has("timings"),
+    };
+    let outcome: RunOutcome;
+    try {
+      outcome = p.kata === 1 ? await runKata1(loaded.module as never, loaded.label, ctx) : await runKata3(loaded.module as never, loaded.label, ctx);
+    } catch (error) {
+      // A request cut short by Ctrl-C is a stop, not a failure.
+      if (stop.signal.aborted) outcome = { status: "aborted", steps: 0, usage: { input_tokens: 0, output_tokens: 0 } };
+      else throw error;
+    }
+    recorder?.write({ type: "end", status: outcome.status, steps: outcome.steps });
+    if (p.recording && unused() > 0) io.err(`Note: ${unused()} recorded request(s) were not needed by this run.`);
+    keptNote();
+    if (stop.signal.aborted) {
+      io.err("Interrupted: stopped cleanly.");
+      return EXIT.interrupted;
+    }
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`live: ${error.message}\nRun npm run live -- --help for the options.`);
+      return EXIT.usage;
+    }
+    const interrupted = stop.signal.aborted || (error instanceof LiveError && error.kind === "interrupted");
+    recorder?.write({ type: "end", status: interrupted ? "aborted" : "failed", steps: 0 });
+    keptNote();
+    if (interrupted) {
+      io.err("Interrupted: stopped cleanly.");
+      return EXIT.interrupted;
+    }
+    if (error instanceof LiveError) {
+      io.err(`live: ${error.message}`);
+      return EXIT.failed;
+    }
+    io.err(`live: internal error: ${(error as Error)?.stack ?? String(error)}`);
+    return EXIT.failed;
+  } finally {
+    io.interrupt?.removeEventListener("abort", onCtrlC);
+  }
+}
