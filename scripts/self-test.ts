@@ -37,7 +37,7 @@ interface GradeReport {
   status: string;
   score: number;
   tests: Array<{ name: string; status: string; message: string | null; x_kata: string }>;
-  x_katas: Array<{ kata: string; score: number; problems: string[] }>;
+  x_katas: Array<{ kata: string; score: number; problems: string[]; bank_score?: number; bank_total?: number }>;
 }
 
 async function grade(label: string, args: string[]): Promise<{ exec: Exec; report?: GradeReport; problems: string[] }> {
@@ -108,19 +108,23 @@ const checks: Check[] = [
     },
   },
   {
-    name: "the references score 100: every spec passes on solutions/",
+    name: "the references score 100: every spec, bank included, passes on solutions/",
     async run() {
-      const { report, problems } = await grade("solutions", ["--impl", "solutions"]);
+      const { report, problems } = await grade("solutions", ["--impl", "solutions", "--bank"]);
       if (!report) return problems;
       for (const t of report.tests) if (t.status !== "pass") problems.push(`${t.name}: ${t.status}: ${(t.message ?? "").split("\n")[0]}`);
-      for (const k of report.x_katas) if (k.score !== 100) problems.push(`${k.kata} scores ${k.score}, not 100`);
+      for (const k of report.x_katas) {
+        if (k.score !== 100) problems.push(`${k.kata} scores ${k.score}, not 100`);
+        if (!k.bank_total) problems.push(`${k.kata} has no bank test`);
+        else if (k.bank_score !== 100) problems.push(`${k.kata}: bank score ${k.bank_score}, not 100`);
+      }
       return problems;
     },
   },
   {
-    name: "the stubs score 0: every spec fails on katas/, and the report is valid JSON",
+    name: "the stubs score 0: every spec, bank included, fails on katas/, and the report is valid JSON",
     async run() {
-      const { report, exec: r, problems } = await grade("stubs", []);
+      const { report, exec: r, problems } = await grade("stubs", ["--bank"]);
       if (!report) return problems;
       if (report.score !== 0) problems.push(`overall score ${report.score}, not 0`);
       for (const t of report.tests) if (t.status === "pass") problems.push(`passes on the stub, so it cannot tell a solution from none: ${t.name}`);
@@ -131,6 +135,7 @@ const checks: Check[] = [
   },
   ...knownBadChecks(),
   ...sabotageChecks(),
+  ...hardCodedChecks(),
 ];
 
 interface KnownBad {
@@ -206,6 +211,36 @@ function sabotageChecks(): Check[] {
       },
     };
   });
+}
+
+interface HardCoded {
+  kata: string;
+  flaw: string;
+  visibleMin: number;
+  bankMax: number;
+}
+
+/** An implementation that hard-codes the visible examples: the bank must see through it. */
+function hardCodedChecks(): Check[] {
+  const dir = join(PROJECT_ROOT, "spec", "fixtures", "hard-coded");
+  if (!existsSync(join(dir, "expect.json"))) return [];
+  const expect = JSON.parse(readFileSync(join(dir, "expect.json"), "utf8")) as HardCoded;
+  return [
+    {
+      name: `hard-coded fixture: ${expect.kata} scores >= ${expect.visibleMin} on the visible specs, <= ${expect.bankMax} on the bank`,
+      async run() {
+        const kata = katas.find((k) => k.id === expect.kata);
+        if (!kata) return [`expect.json names an unknown kata ${expect.kata}`];
+        const { report, problems } = await grade("hard-coded", ["--impl", dir, "--kata", String(kata.number), "--bank"]);
+        if (!report) return problems;
+        const figures = report.x_katas.find((k) => k.kata === expect.kata);
+        if (!figures || figures.bank_score === undefined) return [...problems, "no bank score in the report"];
+        if (figures.score < expect.visibleMin) problems.push(`visible score ${figures.score} < ${expect.visibleMin}: the fixture no longer fools the visible specs`);
+        if (figures.bank_score > expect.bankMax) problems.push(`bank score ${figures.bank_score} > ${expect.bankMax}: the bank does not see through hard-coding`);
+        return problems;
+      },
+    },
+  ];
 }
 
 async function main(): Promise<number> {

@@ -259,7 +259,8 @@ describe("5. The safe calculator: calculate and calculateTool", () => {
         const want = evaluate(e);
         fc.pre(want !== "skip");
         if (want === "range") expect(() => calculate(text), text).toThrow(RangeError);
-        else expect(calculate(text), text).toBe(want);
+        // "+ 0" folds -0 into 0: the README does not say which zero "-0" or "0 * -1" is.
+        else expect(calculate(text) + 0, text).toBe(want + 0);
       }),
     );
   });
@@ -268,9 +269,10 @@ describe("5. The safe calculator: calculate and calculateTool", () => {
     const intruder = fc.constantFrom("x", "Math.PI", "constructor", "eval", "e", "1e3", "^", ",", ";", "[1]", "!", "'2'");
     fc.assert(
       fc.property(expr, intruder, fc.nat(), (e, bad, at) => {
-        // Only expressions that evaluate cleanly: a SyntaxError must not race a RangeError.
-        fc.pre(typeof evaluate(e) === "number");
+        // No division, remainder or negative power: then no prefix of the text can be a
+        // RangeError, and the README's only answer for the spliced text is a SyntaxError.
         const text = render(e, " ");
+        fc.pre(typeof evaluate(e) === "number" && !/[/%]|\*\* -/.test(text));
         // At a token boundary (a space, or either end), so no number is split in two.
         const cuts = [0, text.length, ...[...text].flatMap((c, i) => (c === " " ? [i] : []))];
         const i = cuts[at % cuts.length];
@@ -285,8 +287,8 @@ describe("5. The safe calculator: calculate and calculateTool", () => {
       fc.property(expr, (e) => {
         const want = evaluate(e);
         fc.pre(typeof want === "number");
-        expect(calculate(`( ${render(e, "")} )`)).toBe(want);
-        expect(calculate(`-(-(${render(e, " ")}))`)).toBe(want);
+        expect(calculate(`( ${render(e, "")} )`) + 0).toBe(want + 0);
+        expect(calculate(`-(-(${render(e, " ")}))`) + 0).toBe(want + 0);
       }),
     );
   });
@@ -297,7 +299,7 @@ describe("5. The safe calculator: calculate and calculateTool", () => {
         const want = evaluate(e);
         fc.pre(typeof want === "number");
         const result = dispatch(`calculate(expression="${render(e, " ")}")`, createRegistry([calculateTool]));
-        expect(result.results.map((r) => r.value)).toEqual([want]);
+        expect(result.results.map((r) => (r.value as number) + 0)).toEqual([want + 0]);
       }),
     );
   });

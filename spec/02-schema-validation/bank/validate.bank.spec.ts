@@ -191,6 +191,15 @@ describe("5. Coerce, narrowly and only when asked", () => {
     expect(r.coercions).toEqual([{ path: "", from: "7", to: 7 }]);
   });
 
+  l2('"false", "true", "null" and "[]" stay strings: only numbers are ever coerced', () => {
+    const schema: Schema = { type: "object", properties: { b: { type: "boolean" }, bi: { type: ["boolean", "integer"] }, n: { type: "null" }, a: { type: "array" } } };
+    const r = validate(schema, { b: "false", bi: "true", n: "null", a: "[]" }, { coerce: true });
+    expect(r.errors.map((e) => [e.path, e.keyword])).toEqual([["/b", "type"], ["/bi", "type"], ["/n", "type"], ["/a", "type"]]);
+    expect(r.coercions).toEqual([]);
+    expect(r.value).toEqual({ b: "false", bi: "true", n: "null", a: "[]" });
+    expect(validate(schema, { bi: "12" }, { coerce: true }).value).toEqual({ bi: 12 });
+  });
+
   l2.property("integer strings in an array are all coerced, reported in index order, the input untouched", () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.integer().map(String), fc.constantFrom("x", "1.5", "01", "true")), { maxLength: 8 }), (items) => {
@@ -263,7 +272,7 @@ describe("7. Safety limits", () => {
   });
 
   l3("toString, constructor and __proto__ are ordinary names in required and properties", () => {
-    expect(pairs({ required: ["toString", "constructor"], properties: { __proto__: { type: "string" } } } as Schema, {})).toEqual([
+    expect(pairs({ required: ["toString", "constructor"], properties: { ["__proto__"]: { type: "string" } } }, {})).toEqual([
       ["/toString", "required"], ["/constructor", "required"],
     ]);
     expect(valid({ required: ["toString"] }, { toString: 1 })).toBe(true);

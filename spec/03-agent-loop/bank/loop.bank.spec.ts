@@ -1,0 +1,185 @@
+// Held-out bank, kata 3, tasks 1-4 and 9-10: the loop, its history, concurrency, stops, gates
+// and trace, on conversations the visible specs do not use. The candidate pack leaves it out.
+import fc from "fast-check";
+import { describe, expect } from "vitest";
+import { l1, l2, l3 } from "../../support/graded.ts";
+import { EMAIL, FakeClock, reply, scriptedModel, spyTool, tools } from "../../support/agent-harness/index.ts";
+import { assistantMessages, envelope, errorCode, run, toolEvents, toolMessages, USER } from "../helpers.ts";
+
+const add = () => spyTool("add", (args) => (args.a as number) + (args.b as number), {
+  parameters: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+});
+
+describe("1. The loop: ask, run, feed back, end on a plain answer", () => {
+  l1("two steps of calls, JSON-text arguments, then a plain answer", async () => {
+    const tool = add();
+    const model = scriptedModel([
+      reply.calls(["add", '{"a": 2, "b": 3}']),
+      reply.calls(["add", { a: 5, b: 10 }]),
+      reply.text("15"),
+    ]);
+    const r = await run({ model, tools: [tool] });
+    expect(r).toMatchObject({ status: "completed", finalText: "15", steps: 3 });
+    expect(tool.calls).toEqual([{ a: 2, b: 3 }, { a: 5, b: 10 }]);
+    expect(toolMessages(r).map((m) => envelope(m))).toEqual([{ ok: true, data: 5 }, { ok: true, data: 15 }]);
+    expect(r.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "assistant", "tool", "assistant"]);
+  });
+
+  l2("normalising replies: null content is \"\", bad usage counts are 0, an empty tool_calls is a plain answer", async () => {
+    const model = scriptedModel([
+      { content: null, tool_calls: [{ id: "a", name: "add", arguments: { a: 1, b: 1 } }], usage: { input_tokens: -5, output_tokens: 7 } },
+      { content: "done", tool_calls: [], usage: { input_tokens: Number.NaN, output_tokens: "3" as unknown as number } },
+    ]);
+    const r = await run({ model, tools: [add()] });
+    expect(r).toMatchObject({ status: "completed", finalText: "done", steps: 2 });
+    expect(r.usage).toEqual({ input_tokens: 0, output_tokens: 7, total_tokens: 7 });
+    expect(assistantMessages(r)[0].content).toBe("");
+    expect(assistantMessages(r)[1]).toEqual({ role: "assistant", content: "done" });
+  });
+});
+
+describe("2. History: one assistant message with all its calls, then one tool message per call", () => {
+  l2("a duplicate id in a reply and an id used in an earlier step are replaced by call_<step>_<index>", async () => {
+    const model = scriptedModel([
+      reply.calls(["add", { a: 1, b: 1 }, "dup"], ["add", { a: 2, b: 2 }, "dup"]),
+      reply.calls(["add", { a: 3, b: 3 }, "dup"], ["add", { a: 4, b: 4 }, ""]),
+      reply.text("ok"),
+    ]);
+    const r = await run({ model, tools: [add()] });
+    const ids = assistantMessages(r).flatMap((m) => ("tool_calls" in m && m.tool_calls ? m.tool_calls.map((c) => c.id) : []));
+    expect(ids).toEqual(["dup", "call_1_1", "call_2_0", "call_2_1"]);
+    expect(toolMessages(r).map((m) => m.tool_call_id)).toEqual(ids);
+    expect(r.messages.slice(USER.length).map((m) => m.role)).toEqual(["assistant", "tool", "tool", "assistant", "tool", "tool", "assistant"]);
+  });
+
+  l2.property("any return value comes back in the envelope { ok: true, data }, undefined as null", async () => {
+    const value = fc.oneof(fc.constant(undefined), fc.integer(), fc.boolean(), fc.constant(null), fc.string({ maxLength: 6 }),
+      fc.array(fc.integer(), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 4 }), fc.integer(), { maxKeys: 3 }));
+    await fc.assert(
+      fc.asyncProperty(value, async (v) => {
+        const r = await run({ model: scriptedModel([reply.calls(["v", {}]), reply.text("ok")]), tools: [spyTool("v", () => v)] });
+        const [m] = toolMessages(r);
+        expect(m.is_error).toBe(false);
+        expect(JSON.parse(m.content)).toEqual({ ok: true, data: v === undefined ? null : v });
+      }),
+    );
+  });
+});
+
+describe("3. Concurrency: independent calls of one step run at the same time", () => {
+  l2("seven 50 ms calls with concurrency 3 take 150 ms, never more than 3 in flight", async () => {
+    const clock = new FakeClock();
+    const tool = tools.slow("s", clock, 50);
+    const model = scriptedModel([reply.calls(...Array.from({ length: 7 }, (_, i) => ["s", { i }] as [string, object])), reply.text("ok")]);
+    const r = await run({ model, tools: [tool], clock, concurrency: 3 });
+    expect(clock.now()).toBe(150);
+    expect(tool.maxInFlight).toBe(3);
+    expect(toolMessages(r).map((m) => JSON.parse(m.content).ok)).toEqual(Array(7).fill(true));
+  });
+});
+
+describe("4. Stops: every way a run ends is a status", () => {
+  l2("max_steps is checked before the budget: both reached gives max_steps", async () => {
+    const model = scriptedModel([reply.withUsage(reply.calls(["add", { a: 1, b: 2 }]), 500, 500), reply.text("never")]);
+    const r = await run({ model, tools: [add()], maxSteps: 1, tokenBudget: 10 });
+    expect(r).toMatchObject({ status: "max_steps", steps: 1, finalText: null });
+    expect(toolMessages(r)).toHaveLength(1);
+  });
+
+  l2("maxRepeatedCalls 2 across steps: none of the repeating reply's calls run, each gets repeated_call", async () => {
+    const tool = add();
+    const other = tools.ok("other");
+    const model = scriptedModel([
+      reply.calls(["add", { a: 1, b: 2 }]),
+      reply.calls(["add", '{"b":2,"a":1}'], ["other", {}]),
+      reply.text("never"),
+    ]);
+    const r = await run({ model, tools: [tool, other], maxRepeatedCalls: 2 });
+    expect(r.status).toBe("repeated_call");
+    expect(tool.executions).toBe(1);
+    expect(other.executions).toBe(0);
+    expect(toolMessages(r).slice(1).map(errorCode)).toEqual(["repeated_call", "repeated_call"]);
+  });
+
+  l2("two finishing calls: the first in call order wins, even when it finishes last", async () => {
+    const clock = new FakeClock();
+    const slowFinish = spyTool("f1", async (_a, ctx) => { await clock.sleep(100, ctx.signal); return { $finish: `mail ${EMAIL}` }; });
+    const fastFinish = tools.finish("f2", "second");
+    const r = await run({ model: scriptedModel([reply.calls(["f1", {}], ["f2", {}])]), tools: [slowFinish, fastFinish], clock });
+    expect(r).toMatchObject({ status: "finished", finalText: "mail [email]", steps: 1 });
+    expect(toolMessages(r)).toHaveLength(2);
+  });
+
+  l3("an abort during a step: finished calls keep their results, unfinished ones get aborted", async () => {
+    const clock = new FakeClock();
+    const controller = new AbortController();
+    const hang = tools.hang("hang");
+    const quick = tools.ok("quick", 1);
+    const trigger = spyTool("trigger", async (_a, ctx) => { await clock.sleep(10, ctx.signal); controller.abort(); return 2; });
+    const model = scriptedModel([reply.calls(["quick", {}], ["hang", {}], ["trigger", {}])]);
+    const r = await run({ model, tools: [quick, hang, trigger], clock, signal: controller.signal });
+    expect(r).toMatchObject({ status: "aborted", finalText: null, steps: 1 });
+    expect(toolMessages(r).map(errorCode)).toEqual([undefined, "aborted", expect.anything()]);
+    expect(hang.contexts[0].signal.aborted).toBe(true);
+  });
+});
+
+describe("9. Approval, policy gate and toolChoice", () => {
+  l2("gate order: unknown before tool_choice, invalid_arguments before the policy, denied before approval", async () => {
+    const none = await run({ model: scriptedModel([reply.calls(["nope", {}], ["add", { a: 1, b: 1 }]), reply.text("ok")]), tools: [add()], toolChoice: "none" });
+    expect(toolMessages(none).map(errorCode)).toEqual(["unknown_tool", "tool_choice"]);
+    const asked: string[] = [];
+    const danger = tools.ok("danger", "boom", { dangerous: true });
+    const r = await run({
+      model: scriptedModel([reply.calls(["add", { a: "x" }], ["danger", {}]), reply.text("ok")]), tools: [add(), danger],
+      policy: ({ call }) => { asked.push(`policy ${call.name}`); return { allow: false, reason: "not today" }; },
+      approve: () => { asked.push("approve"); return true; },
+    });
+    expect(toolMessages(r).map(errorCode)).toEqual(["invalid_arguments", "denied"]);
+    expect(asked).toEqual(["policy danger"]);
+    expect(danger.executions).toBe(0);
+  });
+
+  l2("the policy's history lists executed calls of earlier steps with ok, not refused ones", async () => {
+    const seen: unknown[] = [];
+    const model = scriptedModel([
+      reply.calls(["add", { a: 1, b: 1 }], ["boom", {}], ["nope", {}]),
+      reply.calls(["add", { a: 2, b: 2 }]),
+      reply.text("ok"),
+    ]);
+    await run({
+      model, tools: [add(), tools.throws("boom")],
+      policy: ({ step, history }) => { seen.push({ step, history: structuredClone(history) }); return { allow: true }; },
+    });
+    expect(seen).toEqual([
+      { step: 1, history: [] }, { step: 1, history: [] },
+      { step: 2, history: [{ name: "add", arguments: { a: 1, b: 1 }, ok: true }, { name: "boom", arguments: {}, ok: false }] },
+    ]);
+  });
+
+  l3("toolChoice {name}: a plain reply gets a reminder; the named tool runs; other tools are refused", async () => {
+    const finish = tools.finish("submit", "all done");
+    const model = scriptedModel([reply.text("I think..."), reply.calls(["add", { a: 1, b: 1 }], ["submit", {}])]);
+    const r = await run({ model, tools: [add(), finish], toolChoice: { name: "submit" } });
+    expect(r).toMatchObject({ status: "finished", finalText: "all done", steps: 2 });
+    expect(r.messages.slice(USER.length, USER.length + 2).map((m) => m.role)).toEqual(["assistant", "user"]);
+    expect(toolMessages(r).map(errorCode)).toEqual(["tool_choice", undefined]);
+    for (const req of model.requests) expect(req.toolChoice).toEqual({ name: "submit" });
+  });
+});
+
+describe("10. Trace: events for every step and tool call, with the run id", () => {
+  l2("validation ok / failed / not_checked, outcome codes and the duration of a slow call", async () => {
+    const clock = new FakeClock();
+    const slow = tools.slow("slow", clock, 70);
+    const model = scriptedModel([reply.calls(["slow", {}], ["add", { a: "x" }], ["nope", { z: 1 }]), reply.text("ok")]);
+    const r = await run({ model, tools: [slow, add()], clock, runId: "run_bank" });
+    const events = toolEvents(r) as Array<Record<string, unknown>>;
+    const byName = Object.fromEntries(events.map((e) => [e.name, e]));
+    expect(byName.slow).toMatchObject({ validation: "ok", outcome: "ok", retries: 0, durationMs: 70, step: 1, runId: "run_bank" });
+    expect(byName.add).toMatchObject({ validation: "failed", outcome: "invalid_arguments", arguments: '{"a":"x"}' });
+    expect(byName.nope).toMatchObject({ validation: "not_checked", outcome: "unknown_tool" });
+    expect(r.trace.map((e) => e.type)).toEqual(["run_start", "step", "tool_call", "tool_call", "tool_call", "step", "run_end"]);
+    expect(r.trace.at(-1)).toMatchObject({ status: "completed", steps: 2 });
+  });
+});
