@@ -250,14 +250,17 @@ async function main(): Promise<number> {
   // Two at a time: the machine this must stay fast on has two cores.
   const queue = [...checks];
   const outcomes = new Map<Check, string[]>();
+  const seconds = new Map<Check, string>();
   await Promise.all(
     [0, 1].map(async () => {
       for (let check = queue.shift(); check; check = queue.shift()) {
+        const began = Date.now();
         try {
           outcomes.set(check, await check.run());
         } catch (error) {
           outcomes.set(check, [`crashed: ${(error as Error).stack ?? error}`]);
         }
+        seconds.set(check, `${((Date.now() - began) / 1000).toFixed(1)} s`.padStart(7));
       }
     }),
   );
@@ -265,10 +268,10 @@ async function main(): Promise<number> {
     const problems = outcomes.get(check) ?? ["did not run"];
     if (problems.length === 0) {
       passed++;
-      console.log(`ok   ${check.name}`);
+      console.log(`ok   ${seconds.get(check)}  ${check.name}`);
     } else {
       failed++;
-      console.log(`FAIL ${check.name}`);
+      console.log(`FAIL ${seconds.get(check)}  ${check.name}`);
       for (const p of problems.slice(0, 20)) console.log(`     - ${p.replace(/\n/g, "\n       ")}`);
       if (problems.length > 20) console.log(`     ... and ${problems.length - 20} more`);
     }

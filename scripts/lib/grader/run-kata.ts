@@ -166,11 +166,11 @@ async function runOnce(kata: Kata, options: GradeOptions, skip: Set<string>, run
       for (const test of file.assertionResults) {
         const name = [...test.ancestorTitles, test.title].join(" > ");
         if (skip.has(name)) continue;
-        verdicts.set(name, {
-          status: stateToStatus(test.status),
-          message: test.failureMessages.length > 0 ? test.failureMessages.join("\n") : undefined,
-          durationMs: test.duration ?? undefined,
-        });
+        const reported = test.failureMessages.length > 0 ? test.failureMessages.join("\n") : undefined;
+        // vitest's JSON reporter writes a timed-out test's error as a bare "STACK_TRACE_ERROR";
+        // the progress log, written from inside the worker, kept the real message.
+        const message = reported && /^\w*Error: STACK_TRACE_ERROR$/.test(reported.split("\n")[0].trim()) ? (verdicts.get(name)?.message ?? reported) : reported;
+        verdicts.set(name, { status: stateToStatus(test.status), message, durationMs: test.duration ?? undefined });
       }
     }
   }
