@@ -23,7 +23,7 @@ type Obj = Record<string, unknown>;
  */
 export function validate(schema: Schema, instance: unknown, options: ValidateOptions = {}): ValidationResult {
   checkSchema(schema);
-  if (nestingDeeperThan(instance, MAX_DEPTH)) {
+  if (nestingDepthExceeds(instance, MAX_DEPTH)) {
     const message = `expected at most ${MAX_DEPTH} levels of nested arrays and objects, got a deeper value`;
     return { valid: false, errors: [{ path: "", keyword: "depth", message, schemaPath: "" }], value: instance, coercions: [] };
   }
@@ -36,33 +36,36 @@ export function validate(schema: Schema, instance: unknown, options: ValidateOpt
 }
 
 /**
- * Whether arrays and objects nest more than `max` levels deep. Checked before anything else, so
- * that a 10,000-deep array is a clear error instead of a stack overflow, here and in every
- * recursive step after this check. The recursion itself stops at `max` levels: it cannot overflow.
+ * Measured without recursion (an explicit stack), so that a 10,000-deep array is a clear error
+ * instead of a stack overflow, here and in every recursive step after this check.
  */
-function nestingDeeperThan(value: unknown, max: number): boolean {
-  if (typeof value !== "object" || value === null) return false;
-  if (max === 0) return true;
-  const children = Array.isArray(value) ? value : Object.values(value);
-  for (const child of children) if (nestingDeeperThan(child, max - 1)) return true;
+function nestingDepthExceeds(instance: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[instance, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== "object" || value === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(value)) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+    }
+  }
   return false;
 }
-
-const has = (s: Obj, keyword: string): boolean => Object.hasOwn(s, keyword);
 
 /**
  * One validation: the root (for $ref), the coercions made so far, the $refs being followed.
  *
  * Every method appends the errors it finds to `out`, in evaluation order, instead of returning
- * arrays to be concatenated: a valid instance (the common case) then allocates nothing.
+ * arrays to be concatenated: a valid instance (the common case) builds no error arrays at all.
+ * (A runtime validates every call of every tool: see docs/benchmarks.md for what this costs.)
  */
 class Run {
   readonly coercions = new Map<string, Coercion>();
-  /** `$ref` target + instance path pairs on the current path: meeting one again is a cycle. */
-  private readonly activeRefs = new Set<string>();
+  /** `$ref` target + instance path pairs on the current path: meeting one again is a cycle.
+   * Created on the first $ref, like `verdicts` below: most tool schemas have neither. */
+  private activeRefs: Set<string> | undefined;
   /** Verdicts of anyOf/oneOf/not branches, so that nested branches over recursive $refs do not
-   * re-evaluate the same (schema, location) exponentially often. Only used without coercion;
-   * created on the first branch, since most schemas have none. */
+   * re-evaluate the same (schema, location) exponentially often. Only used without coercion. */
   private verdicts: WeakMap<object, Map<string, boolean>> | undefined;
 
   constructor(
@@ -82,20 +85,20 @@ class Run {
     }
     const s = schema as Obj;
 
-    if (has(s, "$ref")) this.followRef(s.$ref as string, value, path, childPointer(schemaPath, "$ref"), canCoerce, out);
+    if (Object.hasOwn(s, "$ref")) this.followRef(s.$ref as string, value, path, childPointer(schemaPath, "$ref"), canCoerce, out);
 
-    if (has(s, "type")) {
+    if (Object.hasOwn(s, "type")) {
       const types = (Array.isArray(s.type) ? s.type : [s.type]) as string[];
-      if (!types.some((t) => hasType(value, t)) && canCoerce && this.coerce) value = this.tryCoerce(value, types, path);
-      if (!types.some((t) => hasType(value, t))) {
-        const format = has(s, "format") ? ` in format ${s.format}` : "";
+      if (!hasAnyType(value, types) && canCoerce && this.coerce) value = this.tryCoerce(value, types, path);
+      if (!hasAnyType(value, types)) {
+        const format = Object.hasOwn(s, "format") ? ` in format ${s.format}` : "";
         out.push(error(path, "type", childPointer(schemaPath, "type"), `expected ${types.join(" or ")}${format}, got ${describeValue(value)}`));
       }
     }
-    if (has(s, "enum") && !(s.enum as unknown[]).some((e) => jsonEqual(e, value))) {
+    if (Object.hasOwn(s, "enum") && !(s.enum as unknown[]).some((e) => jsonEqual(e, value))) {
       out.push(error(path, "enum", childPointer(schemaPath, "enum"), `expected one of ${describeValue(s.enum)}, got ${describeValue(value)}`));
     }
-    if (has(s, "const") && !jsonEqual(s.const, value)) {
+    if (Object.hasOwn(s, "const") && !jsonEqual(s.const, value)) {
       out.push(error(path, "const", childPointer(schemaPath, "const"), `expected ${describeValue(s.const)}, got ${describeValue(value)}`));
     }
     if (typeof value === "string") stringKeywords(s, value, path, schemaPath, out);
@@ -108,6 +111,7 @@ class Run {
   private followRef(ref: string, value: unknown, path: string, refAt: string, canCoerce: boolean, out: ValidationError[]): void {
     const target = resolveRef(this.root, ref, refAt);
     const key = `${target.schemaPath} ${path}`;
+    this.activeRefs ??= new Set();
     if (this.activeRefs.has(key)) {
       throw new SchemaError("ref_cycle", refAt, `$ref ${JSON.stringify(ref)} leads back to itself without moving into the instance`);
     }
@@ -132,21 +136,21 @@ class Run {
 
   private objectKeywords(s: Obj, value: Obj, path: string, schemaPath: string, canCoerce: boolean, out: ValidationError[]): void {
     // Own properties only: {} has no "constructor" property, whatever its prototype says.
-    if (has(s, "required")) {
+    if (Object.hasOwn(s, "required")) {
       for (const name of s.required as string[]) {
         if (!Object.hasOwn(value, name)) {
           out.push(error(childPointer(path, name), "required", childPointer(schemaPath, "required"), `expected required property \`${name}\`, got nothing`));
         }
       }
     }
-    const properties = (has(s, "properties") ? s.properties : {}) as Obj;
+    const properties = (Object.hasOwn(s, "properties") ? s.properties : {}) as Obj;
+    const propertiesAt = childPointer(schemaPath, "properties");
     for (const name of Object.keys(properties)) {
       if (Object.hasOwn(value, name)) {
-        const at = childPointer(childPointer(schemaPath, "properties"), name);
-        this.evaluate(properties[name] as Schema, value[name], childPointer(path, name), at, canCoerce, out);
+        this.evaluate(properties[name] as Schema, value[name], childPointer(path, name), childPointer(propertiesAt, name), canCoerce, out);
       }
     }
-    if (has(s, "additionalProperties")) {
+    if (Object.hasOwn(s, "additionalProperties")) {
       const extra = s.additionalProperties as Schema;
       const at = childPointer(schemaPath, "additionalProperties");
       for (const name of Object.keys(value)) {
@@ -162,17 +166,17 @@ class Run {
   }
 
   private arrayKeywords(s: Obj, value: unknown[], path: string, schemaPath: string, canCoerce: boolean, out: ValidationError[]): void {
-    if (has(s, "minItems") && value.length < (s.minItems as number)) {
+    if (Object.hasOwn(s, "minItems") && value.length < (s.minItems as number)) {
       out.push(error(path, "minItems", childPointer(schemaPath, "minItems"), `expected at least ${s.minItems} items, got ${value.length}`));
     }
-    if (has(s, "maxItems") && value.length > (s.maxItems as number)) {
+    if (Object.hasOwn(s, "maxItems") && value.length > (s.maxItems as number)) {
       out.push(error(path, "maxItems", childPointer(schemaPath, "maxItems"), `expected at most ${s.maxItems} items, got ${value.length}`));
     }
     if (s.uniqueItems === true) {
       const dup = firstDuplicate(value);
       if (dup) out.push(error(path, "uniqueItems", childPointer(schemaPath, "uniqueItems"), `expected unique items, got items ${dup[0]} and ${dup[1]} equal to ${describeValue(value[dup[1]])}`));
     }
-    if (has(s, "items")) {
+    if (Object.hasOwn(s, "items")) {
       const at = childPointer(schemaPath, "items");
       for (let i = 0; i < value.length; i++) this.evaluate(s.items as Schema, value[i], childPointer(path, i), at, canCoerce, out);
     }
@@ -181,18 +185,18 @@ class Run {
   /** allOf is plain conjunction: its branches' own errors. anyOf, oneOf and not only know
    * "matched or not", so they report one error of their own. */
   private combinators(s: Obj, value: unknown, path: string, schemaPath: string, canCoerce: boolean, out: ValidationError[]): void {
-    if (has(s, "allOf")) {
+    if (Object.hasOwn(s, "allOf")) {
       const at = childPointer(schemaPath, "allOf");
       (s.allOf as Schema[]).forEach((sub, i) => this.evaluate(sub, value, path, childPointer(at, i), canCoerce, out));
     }
-    if (has(s, "anyOf")) {
+    if (Object.hasOwn(s, "anyOf")) {
       const branches = s.anyOf as Schema[];
       const at = childPointer(schemaPath, "anyOf");
       if (!branches.some((sub, i) => this.matches(sub, value, path, childPointer(at, i)))) {
         out.push(error(path, "anyOf", at, `expected a value matching at least one of the ${branches.length} anyOf schemas, got ${describeValue(value)}`));
       }
     }
-    if (has(s, "oneOf")) {
+    if (Object.hasOwn(s, "oneOf")) {
       const branches = s.oneOf as Schema[];
       const at = childPointer(schemaPath, "oneOf");
       const matched = branches.filter((sub, i) => this.matches(sub, value, path, childPointer(at, i))).length;
@@ -200,7 +204,7 @@ class Run {
         out.push(error(path, "oneOf", at, `expected a value matching exactly one of the ${branches.length} oneOf schemas (${matched} matched), got ${describeValue(value)}`));
       }
     }
-    if (has(s, "not") && this.matches(s.not as Schema, value, path, childPointer(schemaPath, "not"))) {
+    if (Object.hasOwn(s, "not") && this.matches(s.not as Schema, value, path, childPointer(schemaPath, "not"))) {
       out.push(error(path, "not", childPointer(schemaPath, "not"), `expected a value that does not match the "not" schema, got ${describeValue(value)}`));
     }
   }
@@ -226,36 +230,22 @@ class Run {
 }
 
 function stringKeywords(s: Obj, value: string, path: string, schemaPath: string, out: ValidationError[]): void {
-  if (has(s, "format") && !FORMATS[s.format as FormatName](value)) {
+  if (Object.hasOwn(s, "format") && !FORMATS[s.format as FormatName](value)) {
     out.push(error(path, "format", childPointer(schemaPath, "format"), `expected string in format ${s.format}, got ${describeValue(value)}`));
   }
-  if (has(s, "minLength") || has(s, "maxLength")) {
-    const length = codePointLength(value);
-    if (has(s, "minLength") && length < (s.minLength as number)) {
+  if (Object.hasOwn(s, "minLength") || Object.hasOwn(s, "maxLength")) {
+    // Lengths count code points, as JSON Schema says: "😀" is one character, not two.
+    const length = [...value].length;
+    if (Object.hasOwn(s, "minLength") && length < (s.minLength as number)) {
       out.push(error(path, "minLength", childPointer(schemaPath, "minLength"), `expected at least ${s.minLength} characters, got ${describeValue(value)} (${length})`));
     }
-    if (has(s, "maxLength") && length > (s.maxLength as number)) {
+    if (Object.hasOwn(s, "maxLength") && length > (s.maxLength as number)) {
       out.push(error(path, "maxLength", childPointer(schemaPath, "maxLength"), `expected at most ${s.maxLength} characters, got ${describeValue(value)} (${length})`));
     }
   }
-  if (has(s, "pattern") && !compilePattern(s.pattern as string, childPointer(schemaPath, "pattern")).test(value)) {
+  if (Object.hasOwn(s, "pattern") && !compilePattern(s.pattern as string, childPointer(schemaPath, "pattern")).test(value)) {
     out.push(error(path, "pattern", childPointer(schemaPath, "pattern"), `expected a string matching /${s.pattern}/, got ${describeValue(value)}`));
   }
-}
-
-/** Lengths count code points, as JSON Schema says: "😀" is one character, not two UTF-16 units. */
-function codePointLength(s: string): number {
-  let length = 0;
-  for (let i = 0; i < s.length; i++) {
-    const unit = s.charCodeAt(i);
-    // A high surrogate followed by a low one is a single code point: count the pair once.
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < s.length) {
-      const next = s.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    length++;
-  }
-  return length;
 }
 
 /** The numeric keywords: which values fail against the keyword's limit, and how to say it. */
@@ -269,7 +259,7 @@ const NUMBER_KEYWORDS: Array<[keyword: string, fails: (value: number, limit: num
 
 function numberKeywords(s: Obj, value: number, path: string, schemaPath: string, out: ValidationError[]): void {
   for (const [keyword, fails, expected] of NUMBER_KEYWORDS) {
-    if (has(s, keyword) && fails(value, s[keyword] as number)) {
+    if (Object.hasOwn(s, keyword) && fails(value, s[keyword] as number)) {
       out.push(error(path, keyword, childPointer(schemaPath, keyword), `expected ${expected} ${s[keyword]}, got ${describeValue(value)}`));
     }
   }
@@ -282,6 +272,11 @@ function numberKeywords(s: Obj, value: number, path: string, schemaPath: string,
 export function isMultipleOf(value: number, divisor: number): boolean {
   const q = value / divisor;
   return Number.isFinite(q) && Math.abs(q - Math.round(q)) < 1e-9;
+}
+
+function hasAnyType(value: unknown, types: string[]): boolean {
+  for (const type of types) if (hasType(value, type)) return true;
+  return false;
 }
 
 function hasType(value: unknown, type: string): boolean {

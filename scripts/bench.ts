@@ -1,0 +1,520 @@
+// npm run bench: the references beside their peers, and the grader's own speed.
+//
+//   kata 1  the parser on BFCL replies beside JSON.parse of the same calls; adversarial text from
+//           10 KiB to 1 MiB, where the time per byte must stay flat (linear time)
+//   kata 2  the validator beside Ajv (compiled, allErrors) and @cfworker/json-schema on the BFCL
+//           schemas; extraction of tool_calls messages beside JSON.parse
+//   kata 3  the loop's overhead per step beside a bare loop; a step of N concurrent 100 ms tools
+//           beside the slowest tool's 100 ms
+//   grader  wall time of `npm run grade -- --impl solutions` and of one watch re-run
+//
+// Every comparison is measured side by side in one run (interleaved rounds, see
+// lib/bench/measure.ts) and printed as ratios. Nothing here asserts a time: benchmarks inform,
+// specs decide. `--write` puts the results into docs/benchmarks.md.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { Validator } from "@cfworker/json-schema";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import * as kata1 from "../solutions/01-regex-dispatch/index.ts";
+import * as kata2 from "../solutions/02-schema-validation/index.ts";
+import * as kata3 from "../solutions/03-agent-loop/index.ts";
+import kata1Cases, {
+  ADVERSARIAL, ADVERSARIAL_SIZES, REPLY_SIZES, adversarialCaseName, bfclReplies, replyCaseName, sizeLabel,
+} from "../spec/01-regex-dispatch/bench-cases.ts";
+import kata2Cases, { CASE_NAMES as K2, HOT_REPEAT, HOT_TOOLS, argumentBytes, bfclCorpus, type Validation } from "../spec/02-schema-validation/bench-cases.ts";
+import { KNOWN_BFCL_DEFECTS } from "../spec/02-schema-validation/bfcl.ts";
+import kata3Cases, {
+  CASE_NAMES as K3, CONCURRENT, LIMITED, OVERHEAD_STEPS, TOOL_MS, WIDE_CALLS, stepByStep, wideStep,
+} from "../spec/03-agent-loop/bench-cases.ts";
+import type { BenchCase } from "../spec/support/bench-case.ts";
+import { parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
+import { PROJECT_ROOT } from "./lib/impl-root.ts";
+import { bareLoop } from "./lib/bench/bare-loop.ts";
+import { measure, measureSideBySide, type MeasureOptions, type Measurement } from "./lib/bench/measure.ts";
+import { describeMachine, duration, machine, num, ratio, table, type Machine } from "./lib/bench/report.ts";
+
+const FLAGS: Record<string, FlagSpec> = {
+  kata: { value: true, valueName: "LIST", description: "only these parts: 1,2,3 and/or grader (default: all)" },
+  quick: { value: false, description: "shorter time budgets, no grader run (about 20 s instead of about 1 min)" },
+  write: { value: false, description: "write the results into docs/benchmarks.md and its zh-CN twin (between their markers)" },
+};
+
+/** The pages whose results section `--write` replaces: the English page and its Chinese twin. */
+const DOCS = [join(PROJECT_ROOT, "docs", "benchmarks.md"), join(PROJECT_ROOT, "docs", "benchmarks.zh-CN.md")];
+const START = "<!-- bench-results:start -->";
+const END = "<!-- bench-results:end -->";
+const SUMMARY_START = "<!-- bench-summary:start -->";
+const SUMMARY_END = "<!-- bench-summary:end -->";
+
+/** Time spent timing each case of a comparison (warm-up not included), and in how many rounds. */
+type Settings = Required<MeasureOptions>;
+
+/** A section of the report: printed as soon as it is known, and kept for --write. */
+const out: string[] = [];
+function say(text = ""): void {
+  console.log(text);
+  out.push(text);
+}
+
+/** English and Chinese, for the summary table of docs/benchmarks.md and of its zh-CN twin. */
+type Bilingual = [en: string, zh: string];
+
+/** One line of the summary: what, the figures, and the target of DESIGN.md section 7 with its verdict. */
+const summary: Array<{ what: Bilingual; measured: Bilingual; target: Bilingual }> = [];
+
+function summaryTable(lang: 0 | 1, m: Machine): string {
+  const headers = lang === 0 ? ["what", "measured", "target (DESIGN.md section 7)"] : ["项目", "测得", "目标（DESIGN.md 第 7 节）"];
+  const intro = lang === 0
+    ? `Measured by \`npm run bench\` on ${m.date.slice(0, 10)}: ${m.cpu}, ${m.cores} cores, Node ${m.node}, load average ${m.load.toFixed(1)} at the start. CPU times hold on a busy machine; wall times (kata 3's ${TOOL_MS} ms tools, the grader) grow with its load.`
+    : `由 \`npm run bench\` 于 ${m.date.slice(0, 10)} 测得：${m.cpu}，${m.cores} 核，Node ${m.node}，开始时负载均值 ${m.load.toFixed(1)}。CPU 时间在繁忙机器上依然可靠；墙钟时间（kata 3 的 ${TOOL_MS} ms 工具、评分器）随负载增长。`;
+  return `${intro}\n\n${table(headers, summary.map((row) => [row.what[lang], row.measured[lang], row.target[lang]]))}`;
+}
+
+const met = (ok: boolean): Bilingual => (ok ? ["met", "达到"] : ["not met", "未达到"]);
+const range = (values: number[], unit = "") => {
+  const [lo, hi] = [Math.min(...values), Math.max(...values)];
+  return num(lo) === num(hi) ? `${num(lo)}${unit}` : `${num(lo)}${unit} to ${num(hi)}${unit}`;
+};
+const rangeZh = (values: number[], unit = "") => range(values, unit).replace(" to ", " 到 ");
+
+function pick(cases: BenchCase[], name: string): BenchCase {
+  const found = cases.find((c) => c.name === name);
+  if (!found) throw new Error(`no bench case named "${name}"`);
+  return found;
+}
+
+/**
+ * Node's process warnings, counted instead of printed one by one: a loop that puts more than ten
+ * listeners on one AbortSignal makes Node warn for every run, which would bury the tables.
+ */
+const warnings = new Map<string, number>();
+process.removeAllListeners("warning");
+process.on("warning", (warning) => {
+  const key = `${warning.name}: ${warning.message.replace(/\d+ (abort )?listeners/, "N $1listeners")}`;
+  warnings.set(key, (warnings.get(key) ?? 0) + 1);
+});
+
+function reportWarnings(where: string): void {
+  for (const [warning, count] of warnings) say(`> Node warned ${count} time${count === 1 ? "" : "s"} during ${where}: "${warning}"\n`);
+  warnings.clear();
+}
+
+/** Throws when a benchmark would time the wrong work: a fast wrong answer is no result. */
+function check(ok: boolean, what: string): void {
+  if (!ok) throw new Error(`bench sanity check failed: ${what}`);
+}
+
+const perItem = (us: number | undefined, unit: string) => `${duration((us ?? NaN) / 1000)}/${unit}`;
+
+// --- kata 1 ------------------------------------------------------------------------------------
+
+async function benchKata1(s: Settings): Promise<void> {
+  const cases = kata1Cases(kata1);
+  say("### Kata 1: the text parser");
+  say();
+  say("`parseToolCalls` on BFCL ground truths written as text replies (prose, then `name(key=value, ...)` lines), beside `JSON.parse` of the same calls written as one JSON document (`{\"tool_calls\": [{\"name\", \"arguments\"}, ...]}`). Ratio: parser time / JSON.parse time for the same calls.");
+  say();
+  const rows: string[][] = [];
+  const mibs: number[] = [];
+  const ratios: number[] = [];
+  for (const size of REPLY_SIZES) {
+    const replies = bfclReplies(size);
+    const parsed = kata1.parseToolCalls(replies.text);
+    check(parsed.calls.length === replies.calls && parsed.errors.length === 0, `the ${sizeLabel(size)} reply parses to ${replies.calls} calls`);
+    const jsonCase: BenchCase = { name: "JSON.parse", bytes: Buffer.byteLength(replies.json), run: () => JSON.parse(replies.json) };
+    const [parser, json] = await measureSideBySide([pick(cases, replyCaseName(size)), jsonCase], s);
+    mibs.push(parser.mibPerSec!);
+    ratios.push(parser.msPerOp / json.msPerOp);
+    rows.push([
+      sizeLabel(size), String(replies.calls),
+      duration(parser.msPerOp), `${num(parser.mibPerSec!)} MiB/s`,
+      duration(json.msPerOp), `${num(json.mibPerSec!)} MiB/s`,
+      ratio(parser.msPerOp, json.msPerOp),
+    ]);
+  }
+  say(table(["text size", "calls", "parseToolCalls", "throughput", "JSON.parse (same calls)", "throughput", "ratio"], rows));
+  say();
+  summary.push({
+    what: ["kata 1 parser, BFCL replies of 1 KiB to 1 MiB", "kata 1 解析器，1 KiB 到 1 MiB 的 BFCL 回复"],
+    measured: [`${range(mibs, " MiB/s")}; ${range(ratios, "x")} the time of \`JSON.parse\` on the same calls`, `${rangeZh(mibs, " MiB/s")}；同样的调用，耗时是 \`JSON.parse\` 的 ${rangeZh(ratios, " 倍")}`],
+    target: ["throughput next to `JSON.parse`: reported", "与 `JSON.parse` 并列报告吞吐量：已报告"],
+  });
+  say("Adversarial text (what a backtracking parser chokes on): time per byte from 10 KiB to 1 MiB. Linear time keeps it flat; quadratic time would grow 100x from 10 KiB to 1 MiB. Growth: ns/byte at 1 MiB / ns/byte at 10 KiB.");
+  say();
+  const adversarialRows: string[][] = [];
+  const largestMs: Record<string, number> = {};
+  const growths: number[] = [];
+  for (const shape of Object.keys(ADVERSARIAL)) {
+    // The sizes of one shape side by side: all warmed up before any is timed.
+    const ms = await measureSideBySide(ADVERSARIAL_SIZES.map((size) => pick(cases, adversarialCaseName(shape, size))), s);
+    const perByte = ms.map((m, i) => (m.msPerOp * 1e6) / ADVERSARIAL_SIZES[i]);
+    const largest = ms[ms.length - 1].msPerOp;
+    largestMs[shape] = largest;
+    growths.push(perByte[perByte.length - 1] / perByte[0]);
+    adversarialRows.push([shape, ...perByte.map((ns) => num(ns)), duration(largest), `${num(perByte[perByte.length - 1] / perByte[0])}x`]);
+  }
+  say(table(["shape", ...ADVERSARIAL_SIZES.map((n) => `${sizeLabel(n)} ns/B`), `${sizeLabel(ADVERSARIAL_SIZES.at(-1)!)} total`, "growth"], adversarialRows));
+  say();
+  // "Linear": quadratic growth would be 100x from 10 KiB to 1 MiB; 3x leaves room for noise and GC.
+  const linear = growths.every((g) => g < 3);
+  const slowest = Object.entries(largestMs).sort((a, b) => b[1] - a[1])[0];
+  const fast = Object.values(largestMs).every((ms) => ms < 100);
+  const others = Object.entries(largestMs).filter(([shape]) => shape !== slowest[0]).map(([, ms]) => ms);
+  summary.push({
+    what: ["kata 1 parser, 1 MiB of adversarial text", "kata 1 解析器，1 MiB 对抗性文本"],
+    measured: [
+      `${duration(Math.min(...others))} to ${duration(Math.max(...others))} for ${others.length} shapes, ${duration(slowest[1])} for ${slowest[0]}; time per byte from 10 KiB to 1 MiB grows ${range(growths, "x")}`,
+      `${others.length} 种形态 ${duration(Math.min(...others))} 到 ${duration(Math.max(...others))}，${slowest[0]} ${duration(slowest[1])}；从 10 KiB 到 1 MiB 每字节耗时增长 ${rangeZh(growths, " 倍")}`,
+    ],
+    target: [
+      `linear: ${met(linear)[0]}; "in milliseconds" (under 100 ms): ${fast ? "met" : `met but for ${slowest[0]}`}`,
+      `线性：${met(linear)[1]}；“毫秒级”（100 ms 以内）：${fast ? "达到" : `除 ${slowest[0]} 外达到`}`,
+    ],
+  });
+}
+
+// --- kata 2 ------------------------------------------------------------------------------------
+
+/** RFC 3339 full-date, as the kata's `format: "date"` checks it (Ajv has no formats built in). */
+function isDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const days = mo === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(mo) ? 30 : 31;
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= days;
+}
+
+async function benchKata2(s: Settings): Promise<void> {
+  const cases = kata2Cases(kata2);
+  const corpus = bfclCorpus();
+  say("### Kata 2: extraction and validation");
+  say();
+
+  // Peers compile each distinct schema once, up front, as a runtime does per tool.
+  const all = [...corpus.valid, ...corpus.mutated];
+  const distinct = new Map<string, Validation["schema"]>();
+  for (const c of all) distinct.set(JSON.stringify(c.schema), c.schema);
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  ajv.addFormat("date", isDate);
+  let start = performance.now();
+  const ajvCompiled = new Map([...distinct].map(([key, schema]) => [key, ajv.compile(schema)]));
+  const ajvCompileMs = performance.now() - start;
+  start = performance.now();
+  const cfwCompiled = new Map([...distinct].map(([key, schema]) => [key, new Validator(schema as object, "2020-12", false)]));
+  const cfwSetupMs = performance.now() - start;
+  const ajvFor = (calls: Validation[]) => calls.map((c) => ajvCompiled.get(JSON.stringify(c.schema))!);
+  const cfwFor = (calls: Validation[]) => calls.map((c) => cfwCompiled.get(JSON.stringify(c.schema))!);
+
+  const rows: string[][] = [];
+  const agreement: string[] = [];
+  const sets = [
+    { label: `ground truth, ${corpus.valid.length} calls`, name: K2.valid, calls: corpus.valid, repeat: 1 },
+    { label: `ground truth, ${HOT_TOOLS} tools x ${HOT_REPEAT} calls`, name: K2.hot, calls: corpus.hot, repeat: HOT_REPEAT },
+    { label: `mutated, ${corpus.mutated.length} calls`, name: K2.mutated, calls: corpus.mutated, repeat: 1 },
+  ];
+  const measured = new Map<string, { ref: Measurement; ajv: Measurement; cfw: Measurement }>();
+  for (const { label, name, calls, repeat } of sets) {
+    const ajvFns = ajvFor(calls);
+    const cfws = cfwFor(calls);
+    const verdicts = calls.map((c, i) => [kata2.validate(c.schema, c.arguments).valid, ajvFns[i](c.arguments) === true, cfws[i].validate(c.arguments).valid]);
+    const agree = verdicts.filter(([a, b, c]) => a === b && b === c).length;
+    const invalid = verdicts.filter(([ref]) => !ref).length;
+    if (repeat === 1) agreement.push(`${label}: ${invalid} invalid for the reference, the three validators agree on ${agree} of ${calls.length}`);
+    check(agree === calls.length, `the three validators agree on the ${label}`);
+    if (name === K2.valid) check(invalid === Object.keys(KNOWN_BFCL_DEFECTS).length, "only BFCL's known defects are invalid");
+    if (name === K2.mutated) check(invalid === calls.length, "every mutated call is invalid");
+    const peer = (peerName: string, validateOne: (i: number) => boolean): BenchCase => ({
+      name: peerName,
+      bytes: argumentBytes(calls) * repeat,
+      items: { count: calls.length * repeat, unit: "call" },
+      run: () => {
+        let n = 0;
+        for (let r = 0; r < repeat; r++) for (let i = 0; i < calls.length; i++) if (!validateOne(i)) n++;
+        return n;
+      },
+    });
+    const [ref, a, c] = await measureSideBySide([
+      pick(cases, name),
+      peer("Ajv", (i) => ajvFns[i](calls[i].arguments) === true),
+      peer("@cfworker/json-schema", (i) => cfws[i].validate(calls[i].arguments).valid),
+    ], s);
+    measured.set(name, { ref, ajv: a, cfw: c });
+    rows.push([
+      label,
+      perItem(ref.usPerItem, "call"), perItem(a.usPerItem, "call"), perItem(c.usPerItem, "call"),
+      ratio(ref.msPerOp, a.msPerOp), ratio(c.msPerOp, a.msPerOp), ratio(ref.msPerOp, c.msPerOp),
+    ]);
+  }
+  say(`\`validate\` (the reference, every error collected) beside Ajv 8 (\`Ajv2020\`, compiled, \`allErrors: true\`) and @cfworker/json-schema 4 (\`shortCircuit: false\`), on every BFCL ground-truth call (${corpus.valid.length} calls, nearly one schema each: ${distinct.size} distinct schemas with the mutated ones), on ${HOT_TOOLS} of those tools called ${HOT_REPEAT} times each (an application's few tools, where Ajv's compiled code gets hot), and on every call mutated (wrong type, missing required argument, value outside an enum, extra argument under \`additionalProperties: false\`, in turn). Ratios are times: below 1 means faster.`);
+  say();
+  say(table(["arguments", "reference", "Ajv (compiled)", "@cfworker", "reference / Ajv", "@cfworker / Ajv", "reference / @cfworker"], rows));
+  say();
+  const line = (name: string): Bilingual => {
+    const { ref, ajv: a, cfw: c } = measured.get(name)!;
+    const us = duration(ref.usPerItem! / 1000);
+    return [
+      `${us} per call: ${ratio(ref.msPerOp, a.msPerOp)} Ajv's time (Ajv ${duration(a.usPerItem! / 1000)}), ${ratio(ref.msPerOp, c.msPerOp)} @cfworker's`,
+      `每次调用 ${us}：Ajv 耗时（${duration(a.usPerItem! / 1000)}）的 ${num(ref.msPerOp / a.msPerOp)} 倍，@cfworker 的 ${num(ref.msPerOp / c.msPerOp)} 倍`,
+    ];
+  };
+  const corpusRatio = measured.get(K2.valid)!.ref.msPerOp / measured.get(K2.valid)!.ajv.msPerOp;
+  summary.push(
+    {
+      what: [`kata 2 validator, BFCL corpus (${corpus.valid.length} calls, nearly one schema each)`, `kata 2 校验器，BFCL 语料（${corpus.valid.length} 次调用，几乎每次一个 schema）`],
+      measured: line(K2.valid),
+      target: [`within 2x of Ajv (issue 7): ${met(corpusRatio <= 2)[0]}`, `Ajv 的 2 倍以内（issue 7）：${met(corpusRatio <= 2)[1]}`],
+    },
+    { what: ["kata 2 validator, mutated arguments", "kata 2 校验器，变异后的参数"], measured: line(K2.mutated), target: ["reported", "已报告"] },
+    {
+      what: [`kata 2 validator, ${HOT_TOOLS} tools called ${HOT_REPEAT} times each`, `kata 2 校验器，${HOT_TOOLS} 个工具各调用 ${HOT_REPEAT} 次`],
+      measured: line(K2.hot),
+      target: ["none (Ajv generates code with `new Function`, which the kata rules out)", "无（Ajv 用 `new Function` 生成代码，本 kata 禁止这样做）"],
+    },
+  );
+  say(`Set-up, not in the times above: Ajv compiles the ${distinct.size} schemas in ${duration(ajvCompileMs)} (${duration(ajvCompileMs / distinct.size)} each); @cfworker builds its validators in ${duration(cfwSetupMs)}; the reference needs no compilation (it checks each schema once, on first use, and remembers it). Verdicts: ${agreement.join("; ")}.`);
+  say();
+
+  const extractRows: string[][] = [];
+  const extractRatios: number[] = [];
+  const extractUs: number[] = [];
+  const messages = corpus.messages;
+  const calls = messages.reduce((n, m) => n + m.calls, 0);
+  const parseAll = (json: string) => {
+    const message = JSON.parse(json) as { tool_calls: Array<{ function: { arguments: string } }> };
+    return message.tool_calls.map((c) => JSON.parse(c.function.arguments));
+  };
+  for (const [label, name, baseline, baselineLabel] of [
+    ["raw JSON text", K2.messages, () => messages.map((m) => parseAll(m.text)), "JSON.parse of the message and of each `arguments`"],
+    ["JSON inside prose and a ```json fence", K2.inProse, () => messages.map((m) => parseAll(m.inProse.slice(m.start, m.end))), "the same, told where the JSON is"],
+  ] as const) {
+    const extract = pick(cases, name);
+    const found = messages.reduce((n, m) => n + kata2.extractToolCalls(name === K2.messages ? m.text : m.inProse).calls.length, 0);
+    check(found === calls, `extraction finds all ${calls} calls in the ${label} messages`);
+    const [ref, json] = await measureSideBySide([extract, { name: "JSON.parse", run: baseline, items: extract.items }], s);
+    extractRatios.push(ref.msPerOp / json.msPerOp);
+    extractUs.push(ref.usPerItem!);
+    extractRows.push([label, perItem(ref.usPerItem, "call"), `${num(ref.mibPerSec!)} MiB/s`, perItem(json.usPerItem, "call"), baselineLabel, ratio(ref.msPerOp, json.msPerOp)]);
+  }
+  say(`\`extractToolCalls\` on ${messages.length} OpenAI assistant messages (one per BFCL case, ${calls} calls, \`arguments\` as JSON strings), beside the least a trusting parser does.`);
+  say();
+  say(table(["message", "extractToolCalls", "throughput", "JSON.parse", "baseline", "ratio"], extractRows));
+  say();
+  summary.push({
+    what: ["kata 2 extraction of `tool_calls` messages", "kata 2 提取 `tool_calls` 消息"],
+    measured: [
+      `${range(extractUs, " µs")} per call: ${range(extractRatios, "x")} the time of \`JSON.parse\` of the message and its arguments`,
+      `每次调用 ${rangeZh(extractUs, " µs")}：对消息和参数做 \`JSON.parse\` 的 ${rangeZh(extractRatios, " 倍")}`,
+    ],
+    target: ["reported", "已报告"],
+  });
+}
+
+// --- kata 3 ------------------------------------------------------------------------------------
+
+async function benchKata3(s: Settings): Promise<void> {
+  const cases = kata3Cases(kata3);
+  say("### Kata 3: the agent loop");
+  say();
+  const overheadRows: string[][] = [];
+  const overhead: Array<{ us: number; ratio: number }> = [];
+  for (const [name, scenario, count, unit] of [
+    [K3.steps, stepByStep(OVERHEAD_STEPS), OVERHEAD_STEPS, "step"],
+    [K3.wide, wideStep(WIDE_CALLS), WIDE_CALLS, "call"],
+  ] as const) {
+    const result = await kata3.runAgent(scenario());
+    check(result.status === "completed" && result.messages.filter((m) => m.role === "tool").length === count, `${name} completes with ${count} tool messages`);
+    const bare: BenchCase = { name: "bare loop", items: { count, unit }, clock: "cpu", run: () => bareLoop(scenario()) };
+    const [ref, minimal] = await measureSideBySide([pick(cases, name), bare], s);
+    overhead.push({ us: ref.usPerItem!, ratio: ref.msPerOp / minimal.msPerOp });
+    overheadRows.push([name, perItem(ref.usPerItem, unit), perItem(minimal.usPerItem, unit), ratio(ref.msPerOp, minimal.msPerOp)]);
+  }
+  say("Loop overhead: a scripted model (`spec/support/agent-harness`, which deep-copies every request it records) and tools that answer at once, so the time is the loop's own. Beside a bare loop (`scripts/lib/bench/bare-loop.ts`: no argument check, envelope, masking, truncation, timeout or trace) given the same model and tools.");
+  say();
+  say(table(["run", "reference", "bare loop", "ratio"], overheadRows));
+  say();
+  const [perStep, perCall] = overhead;
+  summary.push({
+    what: ["kata 3 loop overhead", "kata 3 循环开销"],
+    measured: [
+      `${duration(perStep.us / 1000)} per step (${num(perStep.ratio)}x a bare loop), ${duration(perCall.us / 1000)} per call in a ${WIDE_CALLS}-call step (${num(perCall.ratio)}x)`,
+      `每步 ${duration(perStep.us / 1000)}（最简循环的 ${num(perStep.ratio)} 倍），一步 ${WIDE_CALLS} 个调用时每个调用 ${duration(perCall.us / 1000)}（${num(perCall.ratio)} 倍）`,
+    ],
+    target: ["reported", "已报告"],
+  });
+  const concurrencyRows: string[][] = [];
+  const slowBudget = Math.max(s.budgetMs, 4 * TOOL_MS);
+  const row = (n: number, limit: number, label: string, msPerOp: number) => [
+    String(n), label, duration(msPerOp), `${num(msPerOp / TOOL_MS)}x`, duration(Math.ceil(n / limit) * TOOL_MS), duration(n * TOOL_MS),
+  ];
+  const concurrent: number[] = [];
+  for (const n of CONCURRENT) {
+    const m = await measure(pick(cases, K3.concurrent(n)), slowBudget);
+    concurrent.push(m.msPerOp);
+    concurrencyRows.push(row(n, n, String(n), m.msPerOp));
+  }
+  const limited = await measure(pick(cases, K3.limited), slowBudget * 2);
+  concurrencyRows.push(row(LIMITED, 4, "4 (the default)", limited.msPerOp));
+  say(`One step of N tools that each take ${TOOL_MS} ms of real time (\`setTimeout\`), the whole run timed (model, step, answer). Ratio: run time / the slowest tool's ${TOOL_MS} ms. With a concurrency limit L the floor is ceil(N / L) x ${TOOL_MS} ms.`);
+  say();
+  say(table(["tools", "concurrency", "run time", "/ slowest tool", "floor", "one after another"], concurrencyRows));
+  say();
+  const worst = Math.max(...concurrent) / TOOL_MS;
+  summary.push({
+    what: [`kata 3, one step of N tools of ${TOOL_MS} ms`, `kata 3，一步中 N 个 ${TOOL_MS} ms 的工具`],
+    measured: [
+      `N = ${CONCURRENT[0]} to ${CONCURRENT.at(-1)}: ${range(concurrent, " ms")} (at most ${num(worst)}x the slowest tool); ${LIMITED} tools under the default limit of 4: ${duration(limited.msPerOp)}`,
+      `N = ${CONCURRENT[0]} 到 ${CONCURRENT.at(-1)}：${rangeZh(concurrent, " ms")}（至多为最慢工具的 ${num(worst)} 倍）；默认并发上限 4 下的 ${LIMITED} 个工具：${duration(limited.msPerOp)}`,
+    ],
+    target: [`about ${TOOL_MS} ms, not N x ${TOOL_MS} ms: ${met(worst < 1.5)[0]}`, `约 ${TOOL_MS} ms，而不是 N x ${TOOL_MS} ms：${met(worst < 1.5)[1]}`],
+  });
+  reportWarnings("kata 3");
+}
+
+// --- the grader --------------------------------------------------------------------------------
+
+interface Timed {
+  ms: number;
+  /** CPU time of the whole process tree (npm, tsx, vitest and its workers), when known. */
+  cpuMs: number | undefined;
+  status: number | null;
+  output: string;
+}
+
+/**
+ * CPU time used by this process's finished children and their own waited-for children (Linux:
+ * fields cutime and cstime of /proc/self/stat, in clock ticks of 10 ms). Unlike wall time, other
+ * processes' load does not inflate it.
+ */
+function childrenCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) * 10; // fields 16 and 17 of proc(5), counted from 1
+  } catch {
+    return undefined;
+  }
+}
+
+function timeCommand(args: string[]): Timed {
+  const cpuBefore = childrenCpuMs();
+  const start = performance.now();
+  const run = spawnSync("npm", args, { cwd: PROJECT_ROOT, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" }, maxBuffer: 64 << 20 });
+  const ms = performance.now() - start;
+  const cpuAfter = childrenCpuMs();
+  const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+  return { ms, cpuMs, status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+function benchGrader(): void {
+  say("### The grader");
+  say();
+  const grade = timeCommand(["run", "grade", "--", "--impl", "solutions"]);
+  const overall = /^\s*overall\s+(\S+)/m.exec(grade.output)?.[1] ?? "?";
+  const passing = [...grade.output.matchAll(/^\s*(\d\d-[a-z-]+)\s+\S+.*?(\d+\/\d+)\s*$/gm)].map((m) => `${m[1]} ${m[2]}`);
+  const watch = timeCommand(["run", "watch", "--", "1", "--once", "--impl", "solutions"]);
+  const watchLine = /(\d+ of \d+ passing)/.exec(watch.output)?.[1] ?? "?";
+  const watchNext = /^\s*next: (.+)$/m.exec(watch.output)?.[1];
+  const cpu = (t: Timed) => (t.cpuMs === undefined ? "?" : duration(t.cpuMs));
+  const rows = [
+    ["`npm run grade -- --impl solutions`", duration(grade.ms), cpu(grade), `overall ${overall}; ${passing.join(", ")}`],
+    ["`npm run watch -- 1 --once --impl solutions`", duration(watch.ms), cpu(watch), `kata 1: ${watchLine}${watchNext ? `; failed: ${watchNext}` : ""}`],
+  ];
+  say("Wall time of the commands themselves (npm and tsx start-up included), one run each, and the CPU time of their whole process tree: on an idle machine with 2 cores the wall time cannot go below about half of it, and on a loaded one the wall time grows while the CPU time stays.");
+  say();
+  say(table(["command", "wall time", "CPU time (all processes)", "result"], rows));
+  say();
+  // The grader's own warnings (a stale spec/manifest.json, specs changed since it was written).
+  for (const line of grade.output.split("\n").filter((l) => /^\s*!/.test(l))) say(`> The grader warned: ${line.trim().replace(/^!\s*/, "")}\n`);
+  if (grade.status !== 0 || watch.status !== 0) say(`> Warning: exit codes ${grade.status} (grade) and ${watch.status} (watch).\n`);
+
+  const { cores } = machine();
+  const load = loadavg()[0].toFixed(1);
+  const floor = grade.cpuMs === undefined ? undefined : grade.cpuMs / cores;
+  const cpuNote: Bilingual = grade.cpuMs === undefined
+    ? ["", ""]
+    : [`, ${duration(grade.cpuMs)} of CPU over all its processes`, `，所有进程合计 CPU ${duration(grade.cpuMs)}`];
+  const under = grade.ms < 10_000;
+  summary.push(
+    {
+      what: ["`npm run grade -- --impl solutions`", "`npm run grade -- --impl solutions`"],
+      measured: [`${duration(grade.ms)} wall (load average ${load})${cpuNote[0]}; overall ${overall}`, `墙钟 ${duration(grade.ms)}（负载均值 ${load}）${cpuNote[1]}；总分 ${overall}`],
+      target: under || floor === undefined
+        ? [`under 10 s on ${cores} cores: ${met(under)[0]}`, `${cores} 核上 10 s 以内：${met(under)[1]}`]
+        : [
+          `under 10 s on ${cores} cores: not shown on this machine at this load; the CPU time means at least ${duration(floor)} on ${cores} idle cores`,
+          `${cores} 核上 10 s 以内：在当前负载下的这台机器上未能证实；按 CPU 时间，${cores} 个空闲核上至少需要 ${duration(floor)}`,
+        ],
+    },
+    {
+      what: ["one watch re-run: `npm run watch -- 1 --once --impl solutions`", "一次 watch 重跑：`npm run watch -- 1 --once --impl solutions`"],
+      measured: [
+        `${duration(watch.ms)} wall${watch.cpuMs === undefined ? "" : `, ${duration(watch.cpuMs)} of CPU`}; ${watchLine}`,
+        `墙钟 ${duration(watch.ms)}${watch.cpuMs === undefined ? "" : `，CPU ${duration(watch.cpuMs)}`}；${watchLine.replace(/(\d+) of (\d+) passing/, "$2 个中 $1 个通过")}`,
+      ],
+      target: ["none", "无"],
+    },
+  );
+}
+
+// --- main --------------------------------------------------------------------------------------
+
+/** Replaces what lies between `start` and `end` in `text`. */
+function between(text: string, start: string, end: string, content: string, doc: string): string {
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${doc} has no ${start} ... ${end} markers`);
+  return `${text.slice(0, from + start.length)}\n${content.trim()}\n${text.slice(to)}`;
+}
+
+/** The results into both pages; the summary table too, in each page's language, after a full run. */
+function writeDocs(results: string, m: Machine | undefined): void {
+  DOCS.forEach((doc, lang) => {
+    if (!existsSync(doc)) return;
+    let text = between(readFileSync(doc, "utf8"), START, END, results, doc);
+    if (m) text = between(text, SUMMARY_START, SUMMARY_END, summaryTable(lang as 0 | 1, m), doc);
+    writeFileSync(doc, text);
+    console.log(`Wrote the results into ${doc}.`);
+  });
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.includes("--help")) {
+    console.log(usage("npm run bench -- [--kata 1,2,3,grader] [--quick] [--write]", "The references beside their peers (JSON.parse, Ajv, @cfworker/json-schema, a bare loop), and the grader's speed.", FLAGS));
+    return 0;
+  }
+  const args = parseArgs(argv, FLAGS);
+  if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
+  const quick = args.flags.has("quick");
+  const parts = new Set(((args.flags.get("kata") as string | undefined) ?? (quick ? "1,2,3" : "1,2,3,grader")).split(",").map((p) => p.trim()));
+  for (const part of parts) if (!["1", "2", "3", "grader"].includes(part)) throw new UsageError(`--kata: unknown part "${part}" (known: 1, 2, 3, grader)`);
+  const settings: Settings = quick ? { budgetMs: 100, rounds: 3 } : { budgetMs: 400, rounds: 5 };
+
+  const started = performance.now();
+  const m = machine();
+  const command = `npm run bench${argv.length > 0 ? ` -- ${argv.filter((a) => a !== "--write" && a !== "--").join(" ")}` : ""}`.replace(/ -- $/, "");
+  say(`Measured by \`${command}\` on ${describeMachine(m)}.`);
+  say();
+  say("Times are CPU time of this process (median of interleaved rounds), except where waiting is the work: kata 3's 100 ms tools and the grader, in wall time.");
+  say();
+  if (parts.has("1")) await benchKata1(settings);
+  if (parts.has("2")) await benchKata2(settings);
+  if (parts.has("3")) await benchKata3(settings);
+  if (parts.has("grader")) benchGrader();
+  reportWarnings("the run");
+  say(`Whole run: ${duration(performance.now() - started)}.`);
+  const complete = ["1", "2", "3", "grader"].every((p) => parts.has(p));
+  if (complete) console.log(`\n## Summary\n\n${summaryTable(0, m)}`);
+  // The summary covers every part: a partial run (--kata) leaves the pages' summary as it was.
+  if (args.flags.has("write")) writeDocs(out.join("\n"), complete ? m : undefined);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error instanceof UsageError ? `bench: ${error.message}` : error);
+    process.exit(error instanceof UsageError ? 2 : 1);
+  },
+);
