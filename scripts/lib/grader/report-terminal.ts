@@ -23,6 +23,8 @@ export function styleFor(stream: NodeJS.WriteStream): Style {
 const STUB_MESSAGE = "not implemented";
 /** Failing tests listed per kata before "... and N more". */
 const LISTED_FAILURES = 12;
+/** Tests failing with the same message are reported as one line from this many on. */
+const GROUP_AT = 5;
 
 function figure(t: Tally): string {
   const p = percent(t);
@@ -66,13 +68,20 @@ export function failures(runs: KataRun[], style: Style, listAll: boolean): strin
     if (failing.length === 0 && run.problems.length === 0) continue;
     out.push("", style.bold(`${run.kata.id}: ${failing.length} of ${run.tests.length} tests not passing`));
     for (const problem of run.problems) out.push(`  ${style.red("!")} ${problem}`);
-    const stub = failing.filter((t) => t.summary === STUB_MESSAGE);
-    const real = failing.filter((t) => t.summary !== STUB_MESSAGE);
-    const shown = listAll ? real : real.slice(0, LISTED_FAILURES);
+    // Many tests failing for one reason (the stub, a module that does not load) make one line.
+    const bySummary = new Map<string, TestResult[]>();
+    for (const t of failing) bySummary.set(t.summary ?? "", [...(bySummary.get(t.summary ?? "") ?? []), t]);
+    const grouped = [...bySummary].filter(([summary, tests]) => summary !== "" && (tests.length >= GROUP_AT || summary === STUB_MESSAGE));
+    const groupedTests = new Set(grouped.flatMap(([, tests]) => tests));
+    const single = failing.filter((t) => !groupedTests.has(t));
+    const shown = listAll ? single : single.slice(0, LISTED_FAILURES);
     for (const test of shown) out.push(...describeFailure(test, style));
-    if (shown.length < real.length) out.push(style.dim(`  ... and ${real.length - shown.length} more (--all lists them, --json FILE keeps them)`));
-    if (stub.length > 0) {
-      out.push(`  ${style.yellow("·")} ${stub.length} test${stub.length === 1 ? "" : "s"} fail with "${STUB_MESSAGE}": a function of katas/${run.kata.id}/ is still the stub`);
+    if (shown.length < single.length) out.push(style.dim(`  ... and ${single.length - shown.length} more (--all lists them, --json FILE keeps them)`));
+    for (const [summary, tests] of grouped) {
+      const count = `${tests.length} test${tests.length === 1 ? "" : "s"}`;
+      out.push(summary === STUB_MESSAGE
+        ? `  ${style.yellow("·")} ${count} fail with "${STUB_MESSAGE}": a function of katas/${run.kata.id}/ is still the stub`
+        : `  ${style.red("!")} ${count}: ${summary}`);
     }
   }
   return out.join("\n");

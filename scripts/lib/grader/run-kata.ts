@@ -6,6 +6,7 @@ import { PROJECT_ROOT } from "../impl-root.ts";
 import type { Kata } from "./katas.ts";
 import { isBankFile, type KataManifest, type ManifestTest } from "./manifest.ts";
 import {
+  loadErrorLine,
   parsePropertyFailure,
   splitTag,
   summaryLine,
@@ -59,6 +60,14 @@ interface AttemptResult {
 }
 
 export async function gradeKata(kata: Kata, manifest: KataManifest, options: GradeOptions): Promise<KataRun> {
+  const entry = join(options.implRoot, kata.id, "index.ts");
+  if (!existsSync(entry)) {
+    // Nothing to import: say so plainly rather than let every spec file fail on a missing module.
+    const message = `no ${kata.id}/index.ts in ${options.implRoot}: nothing to grade`;
+    const expected = options.includeBank ? [...manifest.tests, ...manifest.bank] : manifest.tests;
+    const tests = expected.map((t): TestResult => ({ ...expectedTest(kata, t), status: "error", summary: message, message }));
+    return { kata, tests, problems: [message], hungTests: [], durationMs: 0 };
+  }
   const started = Date.now();
   const problems: string[] = [];
   const hungTests: string[] = [];
@@ -88,7 +97,12 @@ export async function gradeKata(kata: Kata, manifest: KataManifest, options: Gra
   }
 
   const { outcome } = attempt;
-  for (const [file, error] of attempt.fileErrors) problems.push(`${file} failed to load: ${summaryLine(error)}`);
+  // One cause usually breaks every spec file of the kata (the candidate's module does not load): say it once.
+  const causes = new Map<string, string[]>();
+  for (const [file, error] of attempt.fileErrors) causes.set(loadErrorLine(error), [...(causes.get(loadErrorLine(error)) ?? []), file]);
+  for (const [cause, files] of causes) {
+    problems.push(files.length === 1 ? `${files[0]} failed to load: ${cause}` : `${files.length} spec files failed to load: ${cause}`);
+  }
   if (!attempt.outcome.timedOut && !attempt.reportWritten) {
     const tail = outcome.outputTail.trim().split("\n").slice(-5).join("\n");
     problems.push(`the test run ended without a report (exit code ${outcome.exitCode ?? outcome.signal}): ${tail}`);
@@ -116,7 +130,7 @@ export async function gradeKata(kata: Kata, manifest: KataManifest, options: Gra
     }
     const fileError = attempt.fileErrors.get(entry.file);
     const why = fileError
-      ? `the spec file did not load: ${summaryLine(fileError)}`
+      ? `the spec file did not load: ${loadErrorLine(fileError)}`
       : attempt.outcome.timedOut
         ? "not run: the kata's run was stopped by the time limit before this test"
         : "not run: the test run ended before this test";

@@ -37,9 +37,29 @@ export function taskIdOf(name: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
+/** Terminal colour codes, which some transformers write whatever NO_COLOR says. */
+export function withoutAnsi(text: string): string {
+  return text.replace(/\x1b\[[0-9;]*m/g, "");
+}
+
+/**
+ * Why a spec file could not be loaded, in one line: for a syntax error in the candidate's code,
+ * "SyntaxError at katas/01-regex-dispatch/parse.ts:12:5: Expected `)`", as the transformer says it.
+ */
+export function loadErrorLine(message: string): string {
+  const text = withoutAnsi(message);
+  const parse = /\[PARSE_ERROR\]\s*(.+)/.exec(text) ?? /ERROR:\s*(.+)/.exec(text);
+  const location = /([\w./@-]+\.[cm]?[jt]sx?):(\d+):(\d+)/.exec(text);
+  if (parse || /Transform failed/.test(text)) {
+    const where = location ? ` at ${location[1]}:${location[2]}:${location[3]}` : "";
+    return `SyntaxError${where}: ${(parse?.[1] ?? summaryLine(text)).trim()}`;
+  }
+  return summaryLine(text);
+}
+
 /** Drops stack frames: they point into the grader's and vitest's files, and say nothing to a candidate. */
 export function withoutStack(message: string): string {
-  return message
+  return withoutAnsi(message)
     .split("\n")
     .filter((line) => !/^\s+at\s/.test(line) && !line.startsWith("Hint: Enable verbose mode"))
     .join("\n")
