@@ -1,14 +1,21 @@
 // npm run watch -- N: re-grades kata N on every save and says what to fix next.
-import { watch } from "node:fs";
-import { mkdtempSync, rmSync } from "node:fs";
+//
+// A warm vitest (scripts/lib/watch/warm-child.ts) re-runs only the spec files a save affects, so a
+// result comes back in about the time the tests take. It runs candidate code, so this process
+// keeps a watchdog: when a run never ends (an endless loop), the warm runner is killed and the
+// kata is graded the grader's way, which names the test that hangs; the next clean save goes warm again.
+import { fork, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, watch } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
-import { resolveImplRoot } from "./lib/impl-root.ts";
+import { PROJECT_ROOT, resolveImplRoot } from "./lib/impl-root.ts";
 import { listKatas, selectKatas, type Kata } from "./lib/grader/katas.ts";
 import { loadManifest, type KataManifest } from "./lib/grader/manifest.ts";
 import { styleFor } from "./lib/grader/report-terminal.ts";
-import { gradeKata } from "./lib/grader/run-kata.ts";
+import { expectedTest, gradeKata } from "./lib/grader/run-kata.ts";
+import { parsePropertyFailure, summaryLine, withoutStack, type TestResult } from "./lib/grader/test-result.ts";
+import type { WarmMessage, WarmTest } from "./lib/watch/warm-child.ts";
 
 const FLAGS: Record<string, FlagSpec> = {
   impl: { value: true, valueName: "DIR", description: "code to watch: katas (default) or another checkout" },
@@ -17,30 +24,48 @@ const FLAGS: Record<string, FlagSpec> = {
 
 /** Editors write a file in several steps; wait for the burst to end before grading. */
 const SETTLE_MS = 120;
+/** A warm run that has not ended after this long is taken for an endless loop. */
+const WARM_STALL_MS = 15_000;
 
-async function gradeAndReport(kata: Kata, manifest: KataManifest, implRoot: string): Promise<void> {
-  const style = styleFor(process.stdout);
+const style = styleFor(process.stdout);
+
+function report(kata: Kata, tests: TestResult[], problems: string[], seconds: number): void {
+  const passing = tests.filter((t) => t.status === "pass").length;
+  const colour = passing === tests.length ? style.green : passing === 0 ? style.red : style.yellow;
+  console.log(`\n${new Date().toLocaleTimeString()}  ${kata.id}: ${colour(`${passing} of ${tests.length} passing`)} ${style.dim(`(${seconds.toFixed(1)} s)`)}`);
+  for (const problem of problems) console.log(`  ${style.red("!")} ${problem}`);
+  const next = tests.find((t) => t.status !== "pass");
+  if (!next) {
+    console.log(style.green("  All passing. Grade everything: npm run grade"));
+    return;
+  }
+  console.log(`  next: ${next.name} ${style.dim(`[${next.level}]`)}`);
+  if (next.summary) console.log(`        ${next.summary}`);
+  if (next.property?.counterexample) console.log(style.dim(`        counterexample: ${next.property.counterexample.slice(0, 300)}`));
+  console.log(style.dim(`  stuck? npm run hint -- ${kata.number}`));
+}
+
+/** The grader's way: a fresh child process per run, a watchdog, hung tests named and skipped. */
+async function gradeCold(kata: Kata, manifest: KataManifest, implRoot: string, seed: number): Promise<boolean> {
   const workDir = mkdtempSync(join(tmpdir(), "tuk-watch-"));
   try {
-    const started = Date.now();
-    const run = await gradeKata(kata, manifest, { implRoot, seed: Math.floor(Math.random() * 2 ** 31), timeoutMs: 30_000, workDir, includeBank: false });
-    const passing = run.tests.filter((t) => t.status === "pass").length;
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    const colour = passing === run.tests.length ? style.green : passing === 0 ? style.red : style.yellow;
-    console.log(`\n${new Date().toLocaleTimeString()}  ${kata.id}: ${colour(`${passing} of ${run.tests.length} passing`)} ${style.dim(`(${seconds} s)`)}`);
-    for (const problem of run.problems) console.log(`  ${style.red("!")} ${problem}`);
-    const next = run.tests.find((t) => t.status !== "pass");
-    if (!next) {
-      console.log(style.green("  All passing. Grade everything: npm run grade"));
-      return;
-    }
-    console.log(`  next: ${next.name} ${style.dim(`[${next.level}]`)}`);
-    if (next.summary) console.log(`        ${next.summary}`);
-    if (next.property?.counterexample) console.log(style.dim(`        counterexample: ${next.property.counterexample.slice(0, 300)}`));
-    console.log(style.dim(`  stuck? npm run hint -- ${kata.number}`));
+    const run = await gradeKata(kata, manifest, { implRoot, seed, timeoutMs: 30_000, workDir, includeBank: false });
+    report(kata, run.tests, run.problems, run.durationMs / 1000);
+    return run.hungTests.length === 0;
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+function warmResults(kata: Kata, manifest: KataManifest, verdicts: Map<string, WarmTest>): TestResult[] {
+  return manifest.tests.map((entry) => {
+    const base = expectedTest(kata, entry);
+    const verdict = verdicts.get(entry.name);
+    if (!verdict) return { ...base, status: "error", summary: "not run yet" };
+    if (verdict.state === "passed") return { ...base, status: "pass" };
+    const message = withoutStack(verdict.message ?? verdict.state);
+    return { ...base, status: "fail", message, summary: summaryLine(message), property: parsePropertyFailure(message) };
+  });
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -61,31 +86,83 @@ async function main(argv: string[]): Promise<number> {
   }
   const manifest = loadManifest()?.katas[kata.id];
   if (!manifest) throw new UsageError(`spec/manifest.json has no ${kata.id}: run npm run manifest`);
+  const seed = Math.floor(Math.random() * 2 ** 31);
 
-  await gradeAndReport(kata, manifest, implRoot);
-  if (args.flags.has("once")) return 0;
+  if (args.flags.has("once")) {
+    await gradeCold(kata, manifest, implRoot, seed);
+    return 0;
+  }
 
   const folder = join(implRoot, kata.id);
-  console.log(`\nWatching ${folder} (Ctrl-C to stop)`);
-  let timer: NodeJS.Timeout | undefined;
-  let running = false;
-  let again = false;
-  const trigger = () => {
-    clearTimeout(timer);
-    timer = setTimeout(async () => {
-      if (running) {
-        again = true;
+  console.log(`Watching ${folder} (Ctrl-C to stop) · seed ${seed}`);
+  const verdicts = new Map<string, WarmTest>();
+  let warm: ChildProcess | undefined;
+  let stall: NodeJS.Timeout | undefined;
+  let runStarted = 0;
+  let coldRunning = false;
+
+  const startWarm = () => {
+    verdicts.clear();
+    const child = fork(join(PROJECT_ROOT, "scripts", "lib", "watch", "warm-child.ts"), [kata.id], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, KATA_IMPL: implRoot, FC_SEED: String(seed), FORCE_COLOR: "0" },
+      execArgv: ["--import", "tsx"],
+      stdio: ["ignore", "ignore", "ignore", "ipc"],
+      detached: true,
+    });
+    warm = child;
+    child.on("message", (message: WarmMessage) => {
+      if (message.type === "start") {
+        runStarted = Date.now();
+        clearTimeout(stall);
+        stall = setTimeout(() => void onStall(), WARM_STALL_MS);
         return;
       }
-      running = true;
-      do {
-        again = false;
-        await gradeAndReport(kata, manifest, implRoot);
-      } while (again);
-      running = false;
-    }, SETTLE_MS);
+      clearTimeout(stall);
+      for (const test of message.tests) verdicts.set(test.name, test);
+      const problems = message.fileErrors.map((e) => `${e.file.replace(PROJECT_ROOT + "/", "")} failed to load: ${summaryLine(e.message)}`);
+      report(kata, warmResults(kata, manifest, verdicts), problems, (Date.now() - runStarted) / 1000);
+    });
+    child.on("exit", () => {
+      if (warm === child) warm = undefined;
+    });
   };
-  watch(folder, { recursive: true }, trigger);
+  const stopWarm = () => {
+    clearTimeout(stall);
+    if (warm?.pid) {
+      try {
+        process.kill(-warm.pid, "SIGKILL");
+      } catch {
+        // gone already
+      }
+    }
+    warm = undefined;
+  };
+  const gradeColdThenMaybeWarm = async () => {
+    if (coldRunning) return;
+    coldRunning = true;
+    const clean = await gradeCold(kata, manifest, implRoot, seed);
+    coldRunning = false;
+    if (clean) startWarm();
+  };
+  const onStall = async () => {
+    stopWarm();
+    console.log(style.yellow(`\n  A run has not ended after ${WARM_STALL_MS / 1000} s: an endless loop? Finding the test that hangs...`));
+    await gradeColdThenMaybeWarm();
+  };
+
+  startWarm();
+  // The warm runner re-runs on its own saves; while it is down (after a hang), saves grade cold.
+  let timer: NodeJS.Timeout | undefined;
+  watch(folder, { recursive: true }, () => {
+    if (warm) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void gradeColdThenMaybeWarm(), SETTLE_MS);
+  });
+  // The warm runner has a process group of its own: it must not outlive this process.
+  process.on("exit", stopWarm);
+  process.on("SIGINT", () => process.exit(130));
+  process.on("SIGTERM", () => process.exit(143));
   return new Promise<number>(() => {});
 }
 
