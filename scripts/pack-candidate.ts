@@ -22,7 +22,7 @@ export const LEFT_OUT: ReadonlyArray<[pattern: RegExp, why: string]> = [
   [/^spec\/[^/]+\/(api-parity|bench-cases)\.ts$/, "they import the references"],
   [/^docs\/(interviewer-guide|mutation-report)[^/]*$/, "interviewer material"],
   [/^scripts\/(self-test|manifest|test-browser|compare|bench|mutate|pack-candidate)\.ts$/, "maintainer tools that need the references"],
-  [/^scripts\/(test|lib\/bench)(\/|$)/, "maintainer tools that need the references"],
+  [/^scripts\/(test|lib\/(bench|compare|mutation))(\/|$)/, "maintainer tools that need the references"],
   [/^(\.ci|CONTRIBUTING\.md|vitest\.scripts\.config\.ts|stryker\.config\.[a-z]+)(\/|$)/, "maintainer material"],
 ];
 

@@ -90,7 +90,7 @@ function readEscape(text: string, pos: number): Read<string> {
     if (text[pos + 2] !== "{") return readHex(text, pos + 2, 4, pos);
     // \u{...} holds at most 6 hex digits: never look further than that for the brace.
     let close = pos + 3;
-    while (close < text.length && close <= pos + 9 && text[close] !== "}") close++;
+    while (close < text.length && close < pos + 9 && text[close] !== "}") close++;
     if (close >= text.length) return truncated(text.length, "the text ended inside an escape");
     const hex = text.slice(pos + 3, close);
     const code = text[close] === "}" && HEX.test(hex) ? parseInt(hex, 16) : NaN;

@@ -1,0 +1,353 @@
+// Rules of the README that the other specs left unpinned, found by mutation testing
+// (npm run mutate; docs/mutation-report.md). Each test checks a sentence of the README, never a
+// detail of the reference that the README leaves open (message wording, for example).
+import { describe, expect } from "vitest";
+import { SchemaError, extractToolCalls, formatFeedback, validate, type Schema, type ValidationError } from "@impl/02-schema-validation";
+import { l1, l2, l3 } from "../support/graded.ts";
+
+function schemaErrorCode(schema: unknown, data: unknown = {}): string {
+  try {
+    validate(schema as Schema, data);
+  } catch (e) {
+    return e instanceof SchemaError ? e.code : `not a SchemaError: ${(e as Error).message}`;
+  }
+  return "no error";
+}
+
+const patternVerdict = (pattern: string) => {
+  const code = schemaErrorCode({ type: "string", pattern }, "x");
+  return code === "no error" ? "accepted" : code;
+};
+
+const nested = (depth: number, leaf: Schema = {}): Schema => {
+  let schema: Schema = leaf;
+  for (let i = 0; i < depth; i++) schema = { items: schema };
+  return schema;
+};
+
+describe("1. Extract the tool calls", () => {
+  l2("bare JSON whose name is empty or not a string is data: no call, no error", () => {
+    for (const message of [{ name: "", arguments: {} }, { name: 5, arguments: {} }, { name: "Alice", age: 30 }]) {
+      expect(extractToolCalls(message)).toEqual({ calls: [], errors: [] });
+    }
+    expect(extractToolCalls('say {"name": "", "arguments": {}} ok')).toEqual({ calls: [], errors: [] });
+  });
+
+  l2("an explicit call with an empty name adds missing_name; a non-object entry or tag content too, without throwing", () => {
+    const tagged = extractToolCalls('<tool_call>{"name": "", "arguments": {}}</tool_call>');
+    expect(tagged.calls).toEqual([]);
+    expect(tagged.errors.map((e) => e.code)).toEqual(["missing_name"]);
+    const entries = extractToolCalls({ tool_calls: [null, { id: "a", type: "function", function: { name: "f", arguments: "{}" } }] });
+    expect(entries.calls.map((c) => c.name)).toEqual(["f"]);
+    expect(entries.errors.map((e) => e.code)).toEqual(["missing_name"]);
+    expect(extractToolCalls("<tool_call>null</tool_call>").errors.map((e) => e.code)).toEqual(["missing_name"]);
+  });
+
+  l2("an empty tool_calls array is not an OpenAI message: the string content is scanned", () => {
+    const r = extractToolCalls({ role: "assistant", tool_calls: [], content: 'ok {"name": "f", "arguments": {"a": 1}}' });
+    expect(r.calls.map((c) => [c.name, c.arguments])).toEqual([["f", { a: 1 }]]);
+  });
+
+  l2("Anthropic content: only text blocks with a string text are scanned; other blocks (and non-objects) are ignored", () => {
+    const call = '{"name": "f", "arguments": {}}';
+    const r = extractToolCalls({
+      role: "assistant",
+      content: [null, 7, { type: "image", text: call }, { type: "text", text: 5 }, { type: "text", text: `x ${call}` }],
+    });
+    expect(r.calls.map((c) => c.name)).toEqual(["f"]);
+    expect(r.errors).toEqual([]);
+  });
+
+  l2("a call whose id is empty or not a string gets a generated id", () => {
+    const r = extractToolCalls([
+      { id: "", name: "a", arguments: {} },
+      { id: 7, name: "b", arguments: {} },
+    ]);
+    expect(r.calls.map((c) => c.id)).toEqual(["call_0", "call_1"]);
+  });
+
+  l2("a generated id skips every suffix already taken: call_0, then call_0_2, call_0_3, ...", () => {
+    const r = extractToolCalls([
+      { name: "a", arguments: {} },
+      { id: "call_0", name: "b", arguments: {} },
+      { id: "call_0_2", name: "c", arguments: {} },
+    ]);
+    expect(r.calls.map((c) => c.id)).toEqual(["call_0_3", "call_0", "call_0_2"]);
+  });
+
+  l2("finding JSON in prose: a closed candidate that JSON.parse rejects is skipped and the candidates inside it are tried", () => {
+    expect(extractToolCalls('{bad {"name": "f", "arguments": {}} }').calls.map((c) => c.name)).toEqual(["f"]);
+    // Adjacent objects inside a rejected array: both are tried.
+    const adjacent = '[{"name": "f", "arguments": {}}{"name": "g", "arguments": {}}]';
+    expect(extractToolCalls(adjacent).calls.map((c) => c.name)).toEqual(["f", "g"]);
+  });
+
+  l2("finding JSON in prose: a region ends when its first bracket closes, or at a closer of the wrong kind; quotes after it are prose", () => {
+    const call = '{"name": "f", "arguments": {}}';
+    expect(extractToolCalls(`{"a": 1} it"s ${call}`).calls.map((c) => c.name)).toEqual(["f"]);
+    expect(extractToolCalls(`[{ ] it"s ${call}`).calls.map((c) => c.name)).toEqual(["f"]);
+  });
+
+  l2("a tag right after a JSON value of the prose that mentions <tool_call> is still a tag", () => {
+    const r = extractToolCalls('{"note": "<tool_call>"}<tool_call>{"name": "f"}</tool_call>');
+    expect(r.calls.map((c) => c.name)).toEqual(["f"]);
+    expect(r.errors).toEqual([]);
+  });
+
+  l2("a tag whose content is an array ends after the array: a </tool_call> inside its strings does not end it", () => {
+    const r = extractToolCalls('<tool_call>["</tool_call>"]</tool_call> then {"name": "g", "arguments": {}}');
+    expect(r.errors.map((e) => e.code)).toEqual(["missing_name"]);
+    expect(r.calls.map((c) => c.name)).toEqual(["g"]);
+  });
+});
+
+describe("2. Decode the arguments", () => {
+  l2("ambiguous_arguments: raw holds both values; decoded calls have no argumentsError key at all", () => {
+    const [call] = extractToolCalls({ name: "f", arguments: { a: 1 }, parameters: '{"b":2}' }).calls;
+    expect(call.argumentsError?.code).toBe("ambiguous_arguments");
+    expect(call.argumentsError?.raw).toEqual({ arguments: { a: 1 }, parameters: '{"b":2}' });
+    const [ok] = extractToolCalls({ name: "f", arguments: '{"a":1}' }).calls;
+    expect(Object.keys(ok).sort()).toEqual(["arguments", "id", "name"]);
+  });
+});
+
+describe("3. Validate against the keyword subset", () => {
+  l2("invalid_keyword for every keyword value of the wrong shape", () => {
+    const wrong: Schema[] = [
+      { minimum: "1" },
+      { maximum: null },
+      { exclusiveMinimum: "0" },
+      { exclusiveMaximum: [] },
+      { anyOf: [] },
+      { oneOf: [] },
+      { allOf: [] },
+      { anyOf: "x" },
+      { allOf: { type: "string" } },
+      { type: [] },
+      { type: ["string", "nope"] },
+      { type: ["string", "string"] },
+      { required: [1] },
+      { enum: "a" },
+      { uniqueItems: "yes" },
+      { pattern: 5 },
+      { multipleOf: "2" },
+      { multipleOf: 0 },
+      { properties: [] },
+      { $defs: 5 },
+      { items: [{ type: "string" }] },
+      { type: "string", pattern: "a)" },
+      { type: "string", pattern: "a)+" },
+      { type: "string", pattern: "\\kx" },
+      { type: "string", pattern: "(?<n" },
+    ];
+    expect(wrong.map((schema) => [JSON.stringify(schema), schemaErrorCode(schema)])).toEqual(
+      wrong.map((schema) => [JSON.stringify(schema), "invalid_keyword"]),
+    );
+  });
+
+  l2("$ref: the schema is checked as a whole, so a bad $ref where the instance never goes still throws", () => {
+    expect(schemaErrorCode({ properties: { a: { $ref: "#/$defs/nope" } } }, {})).toBe("unresolved_ref");
+    expect(schemaErrorCode({ properties: { a: { $ref: "#/definitions/a" } }, $defs: { a: {} } }, {})).toBe("unsupported_ref");
+    expect(schemaErrorCode({ $ref: "#/$defs/a/b", $defs: { a: { $defs: { b: {} } } } }, 1)).toBe("unsupported_ref");
+    expect(schemaErrorCode({ $ref: "x#/$defs/a", $defs: { a: {} } }, 1)).toBe("unsupported_ref");
+    expect(schemaErrorCode({ $ref: "#/$defs/a", $defs: { a: { type: "number" } } }, 1)).toBe("no error");
+  });
+
+  l3("schema depth: 100 levels of subschemas below the root are fine, 101 are too_deep, through any keyword", () => {
+    expect(schemaErrorCode(nested(100), [])).toBe("no error");
+    expect(schemaErrorCode(nested(101), [])).toBe("too_deep");
+    let viaProperties: Schema = {};
+    for (let i = 0; i < 150; i++) viaProperties = { properties: { a: viaProperties } };
+    expect(schemaErrorCode(viaProperties, {})).toBe("too_deep");
+    let viaAnyOf: Schema = {};
+    for (let i = 0; i < 150; i++) viaAnyOf = { anyOf: [viaAnyOf] };
+    expect(schemaErrorCode(viaAnyOf, 1)).toBe("too_deep");
+  });
+
+  l2("JSON equality: an array never equals an object", () => {
+    expect(validate({ const: [] }, {}).valid).toBe(false);
+    expect(validate({ enum: [{}] }, []).valid).toBe(false);
+    expect(validate({ const: {} }, {}).valid).toBe(true);
+  });
+
+  l2("email: host labels of 1 to 63 characters, no leading or trailing -, literal IPv4 (0-255) and IPv6 exactly", () => {
+    const check = (email: string) => validate({ format: "email" }, email).valid;
+    const label63 = "a".repeat(63);
+    expect(check(`x@${label63}.com`)).toBe(true);
+    expect(check(`x@${label63}b.com`)).toBe(false);
+    expect(check("x@ab-c.example-host.com")).toBe(true);
+    expect(check("x@a.b.co")).toBe(true);
+    expect(check("x@-ab.com")).toBe(false);
+    expect(check("x@ab-.com")).toBe(false);
+    expect(check("x@a.b-.com")).toBe(false);
+    expect(check("x@[IPv6:::1]")).toBe(true);
+    expect(check("x@[IPv6:::1]x")).toBe(false);
+    expect(check("x@[192.168.100.200]")).toBe(true);
+    expect(check("x@[255.255.255.255]")).toBe(true);
+    expect(check("x@[256.1.1.1]")).toBe(false);
+    expect(check("x@[1.2.3.4]x")).toBe(false);
+    expect(check("x@[1.2.3]")).toBe(false);
+  });
+
+  l2("date-time: offsets up to 23:59; a leap second is valid exactly at 23:59 UTC once the offset is taken away", () => {
+    const check = (s: string) => validate({ format: "date-time" }, s).valid;
+    expect(check("2024-01-01T00:00:00+23:59")).toBe(true);
+    expect(check("2024-01-01T00:00:00-23:59")).toBe(true);
+    expect(check("1991-01-01T00:59:60+01:00")).toBe(true);
+    expect(check("1990-12-31T23:29:60-00:30")).toBe(true);
+    expect(check("1990-12-31T23:59:60-00:30")).toBe(false);
+  });
+
+  l2("without coerce, value is the instance itself", () => {
+    const instance = { a: 1, b: [1] };
+    expect(validate({ type: "object" }, instance).value).toBe(instance);
+    expect(validate({ type: "object" }, instance, { coerce: false }).value).toBe(instance);
+  });
+});
+
+describe("4. Report every error, with its path", () => {
+  l2("schemaPath points at the failing keyword, for every keyword", () => {
+    const cases: Array<[Schema, unknown, string]> = [
+      [{ enum: [1] }, 2, "/enum"],
+      [{ const: 1 }, 2, "/const"],
+      [{ required: ["a"] }, {}, "/required"],
+      [{ minItems: 2 }, [1], "/minItems"],
+      [{ maxItems: 1 }, [1, 2], "/maxItems"],
+      [{ uniqueItems: true }, [1, 1], "/uniqueItems"],
+      [{ items: { type: "string" } }, [1], "/items/type"],
+      [{ allOf: [{}, { type: "string" }] }, 1, "/allOf/1/type"],
+      [{ anyOf: [{ type: "string" }] }, 1, "/anyOf"],
+      [{ oneOf: [{ type: "string" }] }, 1, "/oneOf"],
+      [{ not: { type: "number" } }, 1, "/not"],
+      [{ format: "date" }, "x", "/format"],
+      [{ minLength: 2 }, "x", "/minLength"],
+      [{ maxLength: 1 }, "xy", "/maxLength"],
+      [{ pattern: "^a" }, "b", "/pattern"],
+      [{ minimum: 2 }, 1, "/minimum"],
+      [{ maximum: 0 }, 1, "/maximum"],
+      [{ exclusiveMinimum: 1 }, 1, "/exclusiveMinimum"],
+      [{ exclusiveMaximum: 1 }, 1, "/exclusiveMaximum"],
+      [{ multipleOf: 2 }, 1, "/multipleOf"],
+      [{ type: "object", properties: { child: { $ref: "#" } } }, { child: 5 }, "/type"],
+    ];
+    for (const [schema, data, schemaPath] of cases) {
+      const errors = validate(schema, data).errors;
+      expect([JSON.stringify(schema), errors.map((e) => e.schemaPath)]).toEqual([JSON.stringify(schema), [schemaPath]]);
+    }
+  });
+
+  l2("each message holds the keyword's own values: the enum, the const and the limit", () => {
+    const message = (schema: Schema, data: unknown) => validate(schema, data).errors[0]?.message ?? "";
+    expect(message({ enum: ["celsius", "kelvin"] }, "x")).toContain('["celsius","kelvin"]');
+    expect(message({ const: { a: 1 } }, 2)).toContain('{"a":1}');
+    expect(message({ minimum: 17 }, 3)).toContain("17");
+    expect(message({ exclusiveMaximum: 23 }, 30)).toContain("23");
+    expect(message({ multipleOf: 7 }, 3)).toContain("7");
+    expect(message({ maxLength: 2 }, "abc")).toContain("2");
+  });
+
+  l2("the got value is JSON cut to 60 characters: 57 and ... when longer, whole when it fits", () => {
+    const long = "y".repeat(100);
+    const cut = validate({ type: "number" }, long).errors[0].message;
+    expect(cut).toContain(JSON.stringify(long).slice(0, 57) + "...");
+    expect(cut).not.toContain(JSON.stringify(long).slice(0, 58));
+    const fits = "z".repeat(58); // 60 characters once quoted
+    expect(validate({ type: "number" }, fits).errors[0].message).toContain(JSON.stringify(fits));
+  });
+
+  l2("a ref_cycle SchemaError points at the $ref that loops", () => {
+    try {
+      validate({ anyOf: [{ $ref: "#" }] }, 1);
+      expect.unreachable("a ref_cycle was expected");
+    } catch (e) {
+      expect(e).toBeInstanceOf(SchemaError);
+      expect([(e as SchemaError).code, (e as SchemaError).schemaPath]).toEqual(["ref_cycle", "/anyOf/0/$ref"]);
+    }
+  });
+});
+
+describe("6. Feedback for the model", () => {
+  const errors = (n: number): ValidationError[] =>
+    Array.from({ length: n }, (_, i) => ({ path: `/a${i}`, keyword: "type", message: `expected string, got ${i}`, schemaPath: `/properties/a${i}/type` }));
+
+  l2("no errors: one line saying the arguments are valid", () => {
+    for (const text of [formatFeedback([]), formatFeedback([], "get_weather")]) {
+      expect(text).not.toContain("\n");
+      expect(text).toMatch(/valid/i);
+      expect(text).not.toMatch(/invalid/i);
+    }
+  });
+
+  l2("the first line says the arguments are invalid, with or without a tool name; one line per error", () => {
+    const text = formatFeedback(errors(2));
+    const lines = text.split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/invalid/i);
+    expect(lines.slice(1)).toEqual(["- argument `a0`: expected string, got 0", "- argument `a1`: expected string, got 1"]);
+  });
+
+  l2("exactly MAX_FEEDBACK_ERRORS errors: no extra line; two more: '- ... and 2 more errors'", () => {
+    expect(formatFeedback(errors(10), "f").split("\n")).toHaveLength(11);
+    const lines = formatFeedback(errors(12), "f").split("\n");
+    expect(lines).toHaveLength(12);
+    expect(lines[11]).toBe("- ... and 2 more errors");
+  });
+});
+
+describe("7. Safety limits", () => {
+  l3("the instance depth counts arrays and objects only: 100 nested arrays around a number are fine", () => {
+    let value: unknown = 1;
+    for (let i = 0; i < 100; i++) value = [value];
+    expect(validate({}, value).errors).toEqual([]);
+    const deeper = validate({}, [value]);
+    expect(deeper.errors).toEqual([{ path: "", keyword: "depth", message: deeper.errors[0].message, schemaPath: "" }]);
+  });
+
+  l3("patterns: a pattern of exactly MAX_PATTERN_LENGTH characters is accepted, one more is refused", () => {
+    expect(patternVerdict("a".repeat(1000))).toBe("accepted");
+    expect(patternVerdict("a".repeat(1001))).toBe("unsafe_pattern");
+  });
+
+  l3("patterns: back-references by name, and quantifiers inside groups repeated without bound, are refused", () => {
+    const refused = [
+      "(?<x>a)\\k<x>",
+      "(a{2})+",
+      "(a{10})*",
+      "(a{2,3})+",
+      "(a{2,})+",
+      "(ab?)+",
+      "(a|b)*",
+      "(?<n>a+)+",
+      "(?:a+){2,}",
+      "(a+?)+",
+      "[a](b+)+",
+      "([ab])(c+)+",
+      "(?<=a)(b+)+",
+      "(?<!a)(b+)+",
+      "(?<n>a)(b+)+",
+      "x(?:y)(a*)*",
+      "(?:(a+))+",
+    ];
+    expect(refused.map((p) => [p, patternVerdict(p)])).toEqual(refused.map((p) => [p, "unsafe_pattern"]));
+  });
+
+  l3("patterns: escapes, character classes, group prefixes and bounded repeats are not quantifiers", () => {
+    const accepted = [
+      "(\\+)+",
+      "(\\*\\?)+",
+      "([+*?])+",
+      "([\\]+])+",
+      "(?:ab)+",
+      "(?=a)b+",
+      "(?<n>ab)+",
+      "(?<=a)(bc)+",
+      "(?<!a)(bc)*",
+      "((ab))+",
+      "(a+){2,3}",
+      "(a+){2}",
+      "^\\d<",
+      "\\w<x>",
+    ];
+    expect(accepted.map((p) => [p, patternVerdict(p)])).toEqual(accepted.map((p) => [p, "accepted"]));
+  });
+});
