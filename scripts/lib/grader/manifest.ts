@@ -75,7 +75,11 @@ export async function buildManifest(katas: Kata[]): Promise<Manifest> {
         throw new Error(`could not list the tests of ${kata.id} (exit ${outcome.exitCode}):\n${outcome.outputTail.slice(-2000)}`);
       }
       const listed = JSON.parse(readFileSync(out, "utf8")) as Array<{ name: string; file: string }>;
-      const tests = listed.map((t) => ({ file: relative(PROJECT_ROOT, t.file).split("\\").join("/"), name: t.name }));
+      // Files are collected in parallel, so their order varies from run to run: sort by file (the
+      // sort is stable, so each file keeps its own tests in the order they are declared).
+      const tests = listed
+        .map((t) => ({ file: relative(PROJECT_ROOT, t.file).split("\\").join("/"), name: t.name }))
+        .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
       manifest.katas[kata.id] = {
         tests: tests.filter((t) => !isBankFile(t.file)),
         bank: tests.filter((t) => isBankFile(t.file)),
