@@ -26,7 +26,6 @@ const SIMPLE_ESCAPES: Record<string, string> = { n: "\n", r: "\r", t: "\t", b: "
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const HEX = /^[0-9a-fA-F]+$/;
 
-export const isWhitespace = (c: string | undefined): boolean => c !== undefined && WHITESPACE.has(c);
 export const isComma = (c: string | undefined): boolean => c === "," || c === "，";
 export const isOpenParen = (c: string | undefined): boolean => c === "(" || c === "（";
 export const isCloseParen = (c: string | undefined): boolean => c === ")" || c === "）";
@@ -124,8 +123,8 @@ function readArray(text: string, pos: number, depth: number): Read<Value[]> {
     if (!item.ok) return item;
     items.push(item.value);
     const after = readSeparator(text, item.end, "]");
-    if (!after.ok) return after;
-    i = after.value;
+    if (typeof after !== "number") return after;
+    i = after;
   }
 }
 
@@ -146,25 +145,28 @@ function readObject(text: string, pos: number, depth: number): Read<Record<strin
     if (!value.ok) return value;
     setOwn(object, key.value, value.value); // a repeated key keeps its last value, as in JSON.parse
     const after = readSeparator(text, value.end, "}");
-    if (!after.ok) return after;
-    i = after.value;
+    if (typeof after !== "number") return after;
+    i = after;
   }
 }
 
 /** After an item: a comma (then maybe the closer), or the closer itself. Returns where to go on. */
-function readSeparator(text: string, pos: number, closer: string): Read<number> {
+function readSeparator(text: string, pos: number, closer: string): number | ReadFailure {
   const i = skipWhitespace(text, pos);
   if (i >= text.length) return truncated(i, "the text ended inside brackets");
-  if (text[i] === closer) return { ok: true, value: i, end: i };
-  if (isComma(text[i])) return { ok: true, value: skipWhitespace(text, i + 1), end: i + 1 };
+  if (text[i] === closer) return i;
+  if (isComma(text[i])) return skipWhitespace(text, i + 1);
   return malformed(i, `expected ',' or '${closer}'`);
 }
 
-/** A bare key or keyword name: one or more characters, no whitespace, no delimiter. */
+/**
+ * A bare key or keyword name: one or more characters, no whitespace, no delimiter. Callers only
+ * call it before the end of the text (they check for that first), so an empty key is malformed.
+ */
 export function readKey(text: string, pos: number): Read<string> {
   let i = pos;
   while (i < text.length && !KEY_END.has(text[i])) i++;
-  if (i === pos) return i >= text.length ? truncated(i, "expected a key") : malformed(i, "expected a key");
+  if (i === pos) return malformed(i, "expected a key");
   return { ok: true, value: text.slice(pos, i), end: i };
 }
 

@@ -2,7 +2,9 @@
 // (npm run mutate; docs/mutation-report.md). Each test checks a sentence of the README, never a
 // detail of the reference that the README leaves open (error messages, for example).
 import { describe, expect } from "vitest";
-import { calculate, createRegistry, dispatch, parseToolCalls } from "@impl/01-regex-dispatch";
+import {
+  BadArgumentsError, calculate, calculateTool, createRegistry, dispatch, parseToolCalls, type Value,
+} from "@impl/01-regex-dispatch";
 import { l2, l3 } from "../support/graded.ts";
 import { brief, optionalParams, spyTool } from "./helpers.ts";
 
@@ -47,6 +49,41 @@ describe("1. Finding calls: parseToolCalls", () => {
     expect(calls('f("\\u{110000}")')).toEqual([]);
     expect(calls('f("\\u{0000410")')).toEqual([]);
     expect(calls('f("\\u{00000041}")')).toEqual([]);
+  });
+
+  l2("\\u{...} holds 1 to 6 hex digits: 6 read, 7 make the list invalid even with the brace", () => {
+    expect(one('f("\\u{000041}", "\\u{1}")').args).toEqual(["A", "\u0001"]);
+    nothing('f("\\u{0000041}") then');
+  });
+
+  l2("an empty argument is empty even with whitespace in it: f(1, , 2) and f( , ) are prose", () => {
+    expect(one("f(1 , 2 ,)").args).toEqual([1, 2]);
+    for (const text of ["f(1, , 2)", "f( , )", "f(a=1,\u3000,b=2)", "f(\n,\n)"]) nothing(text);
+  });
+
+  l2("a pythonic list may end with one trailing comma: still a list, cut whole; two commas are not a list", () => {
+    const r = parseToolCalls("[a(1), b(2),] x");
+    expect(r.calls.map((c) => [c.name, c.syntax, c.span])).toEqual([
+      ["a", "list", { start: 1, end: 5 }],
+      ["b", "list", { start: 7, end: 11 }],
+    ]);
+    expect(r.prose).toBe(" x");
+    expect(parseToolCalls("[a(1) ,\n]").calls.map((c) => c.syntax)).toEqual(["list"]);
+    expect(parseToolCalls("[a(1) ,\n]").prose).toBe("");
+    const twice = parseToolCalls("[a(1),,]");
+    expect(twice.calls.map((c) => [c.name, c.syntax])).toEqual([["a", "call"]]);
+    expect(twice.prose).toBe("[,,]");
+  });
+
+  l2("parsed objects are plain data: own, enumerable, writable, configurable keys (__proto__ too)", () => {
+    const plain = (value: Value) => ({ value, enumerable: true, writable: true, configurable: true });
+    const call = parseToolCalls('f({a: 1, "__proto__": [2]}, k={b: 3})').calls[0];
+    const object = call.args[0] as Record<string, Value>;
+    expect(Object.getOwnPropertyDescriptor(object, "a")).toEqual(plain(1));
+    expect(Object.getOwnPropertyDescriptor(object, "__proto__")).toEqual(plain([2]));
+    expect(Object.getOwnPropertyDescriptor(call.kwargs, "k")).toEqual(plain({ b: 3 }));
+    const marker = parseToolCalls('TOOL_CALL: {"name": "f", "arguments": {"q": "s"}}').calls[0];
+    expect(Object.getOwnPropertyDescriptor(marker.kwargs, "q")).toEqual(plain("s"));
   });
 
   l2("a bad \\x escape makes the list invalid: prose, not a parse error", () => {
@@ -130,6 +167,32 @@ describe("1. Finding calls: parseToolCalls", () => {
     // A block of prose after the last call stays, whole.
     expect(parseToolCalls("f(1)\n```\nhello\n```").prose).toBe("\n```\nhello\n```");
   });
+
+  l2("code fences: a block with no call in it (empty, or only whitespace) stays in the prose", () => {
+    expect(parseToolCalls("f(1)\n```\n```").prose).toBe("\n```\n```");
+    expect(parseToolCalls("f(1)\n```\n \t\n```\ng(2)").prose).toBe("\n```\n \t\n```\n");
+    expect(parseToolCalls("```\n```\n```\ng(2)\n```").prose).toBe("```\n```\n");
+  });
+});
+
+describe("2. The whitelist: createRegistry", () => {
+  const tool = (name: unknown) => ({ name: name as string, params: [], run: () => "ran" });
+
+  l2("createRegistry throws an Error for a tool name that is not a (primitive) string", () => {
+    expect(createRegistry([tool(" Calc ")]).names()).toEqual(["calc"]);
+    for (const name of [42, undefined, null, ["calc"], new String("calc")]) {
+      expect(() => createRegistry([tool(name)]), String(name)).toThrow(Error);
+    }
+  });
+
+  l2("lookup of anything that is not a string is undefined, never a throw", () => {
+    const calc = tool("calc");
+    const registry = createRegistry([calc]);
+    expect(registry.lookup(" CALC ")).toBe(calc);
+    for (const name of [42, undefined, null, {}, ["calc"], new String("calc")]) {
+      expect(registry.lookup(name as string), String(name)).toBeUndefined();
+    }
+  });
 });
 
 describe("3. Calls that cannot be read: parse errors", () => {
@@ -158,6 +221,14 @@ describe("4. Dispatch", () => {
       ["ok", true, undefined],
     ]);
   });
+
+  l2("a tool receives its bound arguments as plain data: own, enumerable, writable, configurable keys", () => {
+    const ok = spyTool("ok", optionalParams("x", "y"));
+    dispatch("ok([1], y={z: 2})", createRegistry([ok]));
+    expect(ok.calls).toHaveLength(1);
+    const plain = (value: Value) => ({ value, enumerable: true, writable: true, configurable: true });
+    expect(Object.getOwnPropertyDescriptors(ok.calls[0])).toEqual({ x: plain([1]), y: plain({ z: 2 }) });
+  });
 });
 
 describe("5. The safe calculator: calculate and calculateTool", () => {
@@ -171,6 +242,27 @@ describe("5. The safe calculator: calculate and calculateTool", () => {
     expect(() => calculate("(5 % 0) ** 0")).toThrow(RangeError);
     expect(calculate("2 * 0")).toBe(0);
     expect(calculate("0 % 5")).toBe(0);
+  });
+
+  l2("calculate refuses anything that is not a string with a SyntaxError, string-like objects too", () => {
+    expect(calculate("12")).toBe(12);
+    for (const value of [12, null, undefined, ["12"], new String("12")]) {
+      expect(() => calculate(value as string), String(value)).toThrow(SyntaxError);
+    }
+  });
+
+  l2("calculateTool.run rejects bad input with a BadArgumentsError whose name is \"BadArgumentsError\"", () => {
+    expect(calculateTool.run({ expression: "2 * 3" })).toBe(6);
+    for (const expression of ["1 +", "x", 5, null, ["1"]]) {
+      let thrown: unknown;
+      try {
+        calculateTool.run({ expression });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, String(expression)).toBeInstanceOf(BadArgumentsError);
+      expect((thrown as Error).name).toBe("BadArgumentsError");
+    }
   });
 
   l2("no operator is glued to another: '5 -*2' is a SyntaxError", () => {
