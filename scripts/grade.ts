@@ -10,12 +10,19 @@ import { htmlReport } from "./lib/grader/report-html.ts";
 import { jsonReport, type RunInfo } from "./lib/grader/report-json.ts";
 import { junitReport } from "./lib/grader/report-junit.ts";
 import { failures, nextSteps, styleFor, table } from "./lib/grader/report-terminal.ts";
-import { expectedTest, gradeKata, type KataRun } from "./lib/grader/run-kata.ts";
+import { chooseTests } from "./lib/grader/only.ts";
+import { expectedTest, expectedTests, gradeKata, type KataRun } from "./lib/grader/run-kata.ts";
 import { score } from "./lib/grader/score.ts";
 
 const FLAGS: Record<string, FlagSpec> = {
   impl: { value: true, valueName: "DIR", description: "code to grade: katas (default), solutions, or another checkout" },
   kata: { value: true, valueName: "LIST", description: "grade only these katas: 1,3 or 01-regex-dispatch" },
+  only: {
+    value: true,
+    repeatable: true,
+    valueName: "TEXT",
+    description: "grade only the tests whose name (\"NN-kata > task > test\") contains TEXT; repeatable; scores cover those tests alone",
+  },
   json: { value: true, valueName: "FILE", description: "write Exercism results.json v3 (+ score fields)" },
   junit: { value: true, valueName: "FILE", description: "write JUnit XML for CI systems" },
   html: { value: true, valueName: "FILE", description: "write a self-contained HTML report with a chart per kata" },
@@ -28,11 +35,11 @@ const FLAGS: Record<string, FlagSpec> = {
 };
 
 async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, FLAGS);
   if (argv.includes("--help")) {
     console.log(usage("npm run grade -- [options]", "Grades an implementation of the katas, per kata and per level (L1/L2/L3).", FLAGS));
     return 0;
   }
+  const args = parseArgs(argv, FLAGS);
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}" (did you mean --impl ${args.positionals[0]}?)`);
   const implSpec = (args.flags.get("impl") as string | undefined) ?? "katas";
   let implRoot: string;
@@ -46,20 +53,30 @@ async function main(argv: string[]): Promise<number> {
   const timeoutMs = (integerFlag(args, "timeout", 1, 3600) ?? 60) * 1000;
   const jobs = integerFlag(args, "jobs", 1, 8) ?? 2;
   const includeBank = args.flags.has("bank");
-  const katas = selectKatas(listKatas(), args.flags.get("kata") as string | undefined);
+  let katas = selectKatas(listKatas(), args.flags.get("kata") as string | undefined);
   const manifest = loadManifest();
   if (!manifest) throw new UsageError("spec/manifest.json is missing: run `npm run manifest` (maintainers) or restore it from git");
+  const patterns = args.lists.get("only");
+  const only = patterns ? chooseTests(manifest, katas, patterns, includeBank) : undefined;
+  if (only) katas = katas.filter((kata) => only.has(kata.id));
 
   const style = styleFor(process.stdout);
   const implLabel = relative(PROJECT_ROOT, implRoot).split("\\").join("/") || ".";
   console.log(`Grading ${implLabel}/ · seed ${seed} (replay: npm run grade -- --seed ${seed})`);
   for (const warning of specDrift(manifest, katas)) console.log(style.yellow(`! ${warning}`));
+  const narrowed = only ? katas.filter((kata) => only.get(kata.id)) : [];
+  if (narrowed.length > 0) {
+    const chosen = narrowed.map((kata) => `${kata.id}: ${only!.get(kata.id)!.size} of its tests`).join(", ");
+    console.log(style.yellow(`! --only: ${chosen}; ${narrowed.length === 1 ? "its score covers" : "their scores cover"} those tests alone, not the whole kata${narrowed.length === 1 ? "" : "s"}`));
+  }
 
   const startedAt = new Date();
   const workDir = mkdtempSync(join(tmpdir(), "tuk-grade-"));
   let runs: KataRun[];
   try {
-    runs = await mapPool(katas, jobs, (kata) => gradeOne(kata, manifest.katas[kata.id], { implRoot, seed, timeoutMs, workDir, includeBank }));
+    runs = await mapPool(katas, jobs, (kata) =>
+      gradeOne(kata, manifest.katas[kata.id], { implRoot, seed, timeoutMs, workDir, includeBank, only: only?.get(kata.id) }),
+    );
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
@@ -73,7 +90,13 @@ async function main(argv: string[]): Promise<number> {
   console.log(nextSteps(runs, scores, implLabel));
   console.log(style.dim(`\nGraded in ${(durationMs / 1000).toFixed(1)} s.`));
 
-  const info: RunInfo = { impl: implLabel, seed, bank: includeBank, startedAt, durationMs };
+  for (const run of runs) {
+    const unlisted = run.collected?.unlisted ?? [];
+    if (unlisted.length > 0) {
+      console.log(style.yellow(`! ${run.kata.id}: ${unlisted.length} test(s) in the specs are not in spec/manifest.json and earn nothing: ${unlisted[0].name}`));
+    }
+  }
+  const info: RunInfo = { impl: implLabel, seed, bank: includeBank, startedAt, durationMs, ...(patterns ? { only: patterns } : {}) };
   const writers: Array<[string, () => string]> = [
     ["json", () => JSON.stringify(jsonReport(runs, scores, info), null, 2) + "\n"],
     ["junit", () => junitReport(runs, scores)],
@@ -101,8 +124,7 @@ async function gradeOne(kata: Kata, manifest: KataManifest | undefined, options:
   } catch (error) {
     // The grader's own failure still yields a complete report: every test, as an error.
     const message = `the grader could not run this kata: ${(error as Error).message}`;
-    const expected = options.includeBank ? [...manifest.tests, ...manifest.bank] : manifest.tests;
-    const tests = expected.map((t) => ({ ...expectedTest(kata, t), status: "error" as const, summary: message, message }));
+    const tests = expectedTests(manifest, options).map((t) => ({ ...expectedTest(kata, t), status: "error" as const, summary: message, message }));
     return { kata, tests, problems: [message], hungTests: [], durationMs: 0 };
   }
 }

@@ -4,14 +4,20 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { TAG_PATTERN } from "../spec/support/graded.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { listKatas } from "./lib/grader/katas.ts";
-import { buildManifest, loadManifest } from "./lib/grader/manifest.ts";
+import { splitTag } from "./lib/grader/test-result.ts";
+import { hashFiles, loadManifest } from "./lib/grader/manifest.ts";
 
 interface Check {
   name: string;
   run(): Promise<string[]>; // the problems found; none means the check passed
+  /** Roughly how long it takes (s): the longest start first, so that two lanes end together. */
+  cost: number;
+  /** Spends most of its time waiting on the grader's timers, not on a CPU: runs beside the two CPU lanes. */
+  waits?: boolean;
 }
 
 interface Exec {
@@ -30,19 +36,28 @@ function exec(command: string, args: string[], env: Record<string, string> = {})
 }
 
 const work = mkdtempSync(join(tmpdir(), "tuk-self-test-"));
-const TSX = join(PROJECT_ROOT, "node_modules", "tsx", "dist", "cli.mjs");
+// tsx's loader, straight into the one process: its cli.mjs would start a second node for each grade.
+const TSX_LOADER = pathToFileURL(join(PROJECT_ROOT, "node_modules", "tsx", "dist", "esm", "index.mjs")).href;
 
 interface GradeReport {
   version: number;
   status: string;
   score: number;
   tests: Array<{ name: string; status: string; message: string | null; x_kata: string }>;
-  x_katas: Array<{ kata: string; score: number; problems: string[]; bank_score?: number; bank_total?: number }>;
+  x_katas: Array<{
+    kata: string;
+    score: number;
+    problems: string[];
+    bank_score?: number;
+    bank_total?: number;
+    collected_matches_manifest?: boolean;
+    unlisted_tests?: string[];
+  }>;
 }
 
 async function grade(label: string, args: string[]): Promise<{ exec: Exec; report?: GradeReport; problems: string[] }> {
   const file = join(work, `${label}.json`);
-  const result = await exec(process.execPath, [TSX, "scripts/grade.ts", ...args, "--json", file]);
+  const result = await exec(process.execPath, ["--import", TSX_LOADER, "scripts/grade.ts", ...args, "--json", file]);
   const problems: string[] = [];
   if (result.code !== 0) problems.push(`grader exited ${result.code}:\n${result.output.slice(-1500)}`);
   if (!existsSync(file)) return { exec: result, problems: [...problems, "no JSON report written"] };
@@ -59,17 +74,32 @@ async function grade(label: string, args: string[]): Promise<{ exec: Exec; repor
 }
 
 const katas = listKatas();
+const manifest = loadManifest();
+
+/** Sabotage that hangs: its grade mostly waits for the grader's stall watch or vitest's test timeout. */
+const HANGS = new Set(["infinite-loop", "never-settles"]);
+
+/** Once, for two checks: the references' grade is also the run that lists every test of the specs. */
+let referencesGrade: ReturnType<typeof grade> | undefined;
+const gradeReferences = () => (referencesGrade ??= grade("solutions", ["--impl", "solutions", "--bank"]));
 
 const checks: Check[] = [
   {
     name: "typecheck (tsc --noEmit, strict), including stub/reference API parity",
+    cost: 7,
     async run() {
-      const r = await exec(process.execPath, [join(PROJECT_ROOT, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", "tsconfig.json"]);
+      // Incremental: tsc re-checks only the files that changed since the last run (and those that
+      // depend on them), from its own record in node_modules/.cache; its verdict is a full check's.
+      const buildInfo = join(PROJECT_ROOT, "node_modules", ".cache", "tool-use-katas", "self-test.tsbuildinfo");
+      const tsc = join(PROJECT_ROOT, "node_modules", "typescript", "bin", "tsc");
+      const r = await exec(process.execPath, [tsc, "--noEmit", "-p", "tsconfig.json", "--incremental", "--tsBuildInfoFile", buildInfo]);
       return r.code === 0 ? [] : [r.output.slice(0, 3000)];
     },
   },
   {
     name: "the repository's own tools pass their tests (scripts/test/, vitest.scripts.config.ts)",
+    cost: 20,
+    waits: true, // most of it is spent waiting on child processes (pack-candidate, watch)
     async run() {
       const r = await exec(process.execPath, [join(PROJECT_ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--config", "vitest.scripts.config.ts"], { NO_COLOR: "1" });
       return r.code === 0 ? [] : [r.output.slice(-3000)];
@@ -77,13 +107,33 @@ const checks: Check[] = [
   },
   {
     name: "spec/manifest.json lists exactly the current specs, every test tagged with a level and weight",
+    cost: 0,
     async run() {
-      const committed = loadManifest();
+      const committed = manifest;
       if (!committed) return ["spec/manifest.json is missing: run npm run manifest"];
-      const fresh = await buildManifest(katas);
       const problems: string[] = [];
-      if (JSON.stringify(fresh) !== JSON.stringify(committed)) problems.push("spec/manifest.json is out of date: run npm run manifest and commit it");
-      for (const [kata, entry] of Object.entries(fresh.katas)) {
+      const outOfDate = (why: string) => problems.push(`spec/manifest.json is out of date (${why}): run npm run manifest and commit it`);
+      // The spec files are the ones it was made from (sha256 of spec/NN-name/** and spec/support/**) ...
+      if (JSON.stringify(Object.keys(committed.katas)) !== JSON.stringify(katas.map((k) => k.id))) outOfDate("not the same katas");
+      if (JSON.stringify(hashFiles(join(PROJECT_ROOT, "spec", "support"))) !== JSON.stringify(committed.support)) outOfDate("spec/support/ changed");
+      for (const kata of katas) {
+        const entry = committed.katas[kata.id];
+        if (entry && JSON.stringify(hashFiles(join(PROJECT_ROOT, "spec", kata.id))) !== JSON.stringify(entry.files)) outOfDate(`spec/${kata.id}/ changed`);
+      }
+      // ... and its lists are the tests those specs hold now (data files included), in their order: the
+      // references' run, bank included, collects every test exactly as `npm run manifest` lists them.
+      const { report } = await gradeReferences();
+      if (!report) problems.push("the references' grade wrote no report, so the specs' tests could not be listed");
+      for (const kata of katas) {
+        const figures = report?.x_katas.find((k) => k.kata === kata.id);
+        if (!report) break;
+        if (!figures) outOfDate(`${kata.id} was not graded`);
+        else if (figures.collected_matches_manifest !== true) {
+          const unlisted = figures.unlisted_tests ?? [];
+          outOfDate(`${kata.id}: the specs do not hold exactly its tests, in its order${unlisted.length > 0 ? `; not listed: ${unlisted.slice(0, 3).join("; ")}` : ""}`);
+        }
+      }
+      for (const [kata, entry] of Object.entries(committed.katas)) {
         if (entry.tests.length === 0) problems.push(`${kata} has no graded test`);
         for (const t of entry.tests) if (!TAG_PATTERN.test(t.name)) problems.push(`${kata}: untagged test (use l1/l2/l3 from spec/support/graded.ts): ${t.name}`);
         for (const t of entry.bank) if (!TAG_PATTERN.test(t.name)) problems.push(`${kata}: untagged bank test: ${t.name}`);
@@ -95,6 +145,7 @@ const checks: Check[] = [
   },
   {
     name: "every kata has its READMEs, hints and Chinese twins, and its three folders",
+    cost: 0,
     async run() {
       const problems: string[] = [];
       for (const kata of katas) {
@@ -109,8 +160,10 @@ const checks: Check[] = [
   },
   {
     name: "the references score 100: every spec, bank included, passes on solutions/",
+    cost: 14,
     async run() {
-      const { report, problems } = await grade("solutions", ["--impl", "solutions", "--bank"]);
+      const { report, problems: found } = await gradeReferences();
+      const problems = [...found];
       if (!report) return problems;
       for (const t of report.tests) if (t.status !== "pass") problems.push(`${t.name}: ${t.status}: ${(t.message ?? "").split("\n")[0]}`);
       for (const k of report.x_katas) {
@@ -123,6 +176,7 @@ const checks: Check[] = [
   },
   {
     name: "the stubs score 0: every spec, bank included, fails on katas/, and the report is valid JSON",
+    cost: 9,
     async run() {
       const { report, exec: r, problems } = await grade("stubs", ["--bank"]);
       if (!report) return problems;
@@ -152,17 +206,33 @@ function knownBadChecks(): Check[] {
     const expect = JSON.parse(readFileSync(join(dir, "expect.json"), "utf8")) as KnownBad;
     return {
       name: `known-bad "${name}" (${expect.flaw}) loses the tests that name its flaw`,
+      cost: 5,
       async run() {
         const kata = katas.find((k) => k.id === expect.kata);
         if (!kata) return [`expect.json names an unknown kata ${expect.kata}`];
-        const { report, problems } = await grade(`known-bad-${name}`, ["--impl", dir, "--kata", String(kata.number), "--timeout", "60"]);
+        const entry = manifest?.katas[kata.id];
+        if (!entry) return [`spec/manifest.json has no ${kata.id}`];
+        // Graded on the tests it must lose (as the report names them, "NN-kata > task > test"), and,
+        // to show it has one flaw and is not broken everywhere, on the basic-use (L1) tests of the same
+        // spec files: it must pass one of those. The grade loads only these spec files.
+        const reported = (name: string) => `${kata.id} > ${splitTag(name).name}`;
+        const flawed = entry.tests.filter((t) => expect.mustFail.some((p) => reported(t.name).includes(p)));
+        const files = new Set(flawed.map((t) => t.file));
+        const controls = entry.tests.filter((t) => files.has(t.file) && !flawed.includes(t) && splitTag(t.name).level === "L1").map((t) => reported(t.name));
+        const only = [...expect.mustFail, ...controls].flatMap((p) => ["--only", p]);
+        const { report, problems } = await grade(`known-bad-${name}`, ["--impl", dir, "--kata", String(kata.number), "--timeout", "60", ...only]);
         if (!report) return problems;
         for (const pattern of expect.mustFail) {
           const matched = report.tests.filter((t) => t.name.includes(pattern));
           if (matched.length === 0) problems.push(`mustFail "${pattern}" matches no test`);
           for (const t of matched) if (t.status === "pass") problems.push(`passes although it should lose it: ${t.name}`);
         }
-        if (report.tests.every((t) => t.status !== "pass")) problems.push("passes nothing at all: a fixture should have one flaw, not be broken everywhere");
+        const graded = new Set(report.tests.map((t) => t.name));
+        for (const t of flawed) if (!graded.has(reported(t.name))) problems.push(`not graded: ${reported(t.name)}`);
+        if (controls.length === 0) problems.push("the spec files of its flaw hold no other L1 test to show it is not broken everywhere");
+        else if (!report.tests.some((t) => controls.includes(t.name) && t.status === "pass")) {
+          problems.push(`passes none of the ${controls.length} other L1 tests of the spec files of its flaw: a fixture should have one flaw, not be broken everywhere`);
+        }
         return problems;
       },
     };
@@ -181,16 +251,25 @@ interface Sabotage {
 function sabotageChecks(): Check[] {
   const root = join(PROJECT_ROOT, "spec", "fixtures", "sabotage");
   if (!existsSync(root)) return [];
-  const manifest = loadManifest();
   return readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort().map((name): Check => {
     const dir = join(root, name);
     const expect = JSON.parse(readFileSync(join(dir, "expect.json"), "utf8")) as Sabotage;
     return {
       name: `sabotage "${name}": ${expect.kata} graded as expected, ${expect.unaffected} untouched, the grader alive`,
+      ...(HANGS.has(name) ? { cost: 30, waits: true } : { cost: 8 }),
       async run() {
         const numbers = [expect.kata, expect.unaffected].map((id) => katas.find((k) => k.id === id)?.number);
         if (numbers.includes(undefined)) return [`expect.json names an unknown kata`];
-        const { report, problems } = await grade(`sabotage-${name}`, ["--impl", dir, "--kata", numbers.join(","), "--timeout", "45"]);
+        // The sabotaged kata is graded whole, as a candidate's would be (a --only that takes every test
+        // of a kata grades it as without one). The unaffected kata, graded beside it at the same time,
+        // only has to come out untouched: the basic-use (L1) tests of its spec file with the most of
+        // them suffice, and cost one test process rather than one per spec file.
+        const l1 = (manifest?.katas[expect.unaffected]?.tests ?? []).filter((t) => splitTag(t.name).level === "L1");
+        const count = (file: string) => l1.filter((t) => t.file === file).length;
+        const richest = l1.map((t) => t.file).reduce<string | undefined>((best, file) => (best === undefined || count(file) > count(best) ? file : best), undefined);
+        const untouchedTests = l1.filter((t) => t.file === richest);
+        const only = [`${expect.kata} > `, ...untouchedTests.map((t) => `${expect.unaffected} > ${splitTag(t.name).name}`)].flatMap((p) => ["--only", p]);
+        const { report, problems } = await grade(`sabotage-${name}`, ["--impl", dir, "--kata", numbers.join(","), "--timeout", "45", ...only]);
         if (!report) return problems;
         const sabotaged = report.x_katas.find((k) => k.kata === expect.kata);
         const untouched = report.x_katas.find((k) => k.kata === expect.unaffected);
@@ -198,11 +277,14 @@ function sabotageChecks(): Check[] {
         if (!(sabotaged.score >= expect.minScore && sabotaged.score <= expect.maxScore)) {
           problems.push(`${expect.kata} scores ${sabotaged.score}, expected ${expect.minScore}..${expect.maxScore}`);
         }
+        if (untouchedTests.length === 0) problems.push(`${expect.unaffected} has no L1 test to grade beside the sabotage`);
         if (untouched.score !== 100) problems.push(`${expect.unaffected} scores ${untouched.score}, not 100: the sabotage leaked`);
-        for (const kata of [expect.kata, expect.unaffected]) {
-          const expected = manifest?.katas[kata]?.tests.length ?? -1;
+        for (const [kata, expected] of [
+          [expect.kata, manifest?.katas[expect.kata]?.tests.length ?? -1],
+          [expect.unaffected, untouchedTests.length],
+        ] as const) {
           const reported = report.tests.filter((t) => t.x_kata === kata).length;
-          if (reported !== expected) problems.push(`${kata}: ${reported} tests in the report, the manifest has ${expected}`);
+          if (reported !== expected) problems.push(`${kata}: ${reported} tests in the report, expected ${expected}`);
         }
         if (expect.problem && !sabotaged.problems.some((p) => new RegExp(expect.problem).test(p))) {
           problems.push(`no reported problem matches /${expect.problem}/: ${JSON.stringify(sabotaged.problems)}`);
@@ -228,6 +310,7 @@ function hardCodedChecks(): Check[] {
   return [
     {
       name: `hard-coded fixture: ${expect.kata} scores >= ${expect.visibleMin} on the visible specs, <= ${expect.bankMax} on the bank`,
+      cost: 6,
       async run() {
         const kata = katas.find((k) => k.id === expect.kata);
         if (!kata) return [`expect.json names an unknown kata ${expect.kata}`];
@@ -247,12 +330,15 @@ async function main(): Promise<number> {
   const started = Date.now();
   let passed = 0;
   let failed = 0;
-  // Two at a time: the machine this must stay fast on has two cores.
-  const queue = [...checks];
+  // Two at a time: the machine this must stay fast on has two cores. The longest first, so that the
+  // two lanes end together. A check that mostly waits (on a hang's timers, on child processes) gets a
+  // lane of its own from the start, so that its waiting overlaps the others' work.
+  const busy = checks.filter((c) => !c.waits).sort((a, b) => b.cost - a.cost);
+  const lanes = [busy, busy, ...checks.filter((c) => c.waits).map((c) => [c])];
   const outcomes = new Map<Check, string[]>();
   const seconds = new Map<Check, string>();
   await Promise.all(
-    [0, 1].map(async () => {
+    lanes.map(async (queue) => {
       for (let check = queue.shift(); check; check = queue.shift()) {
         const began = Date.now();
         try {

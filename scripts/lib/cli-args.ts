@@ -6,11 +6,16 @@ export interface FlagSpec {
   value: boolean;
   description: string;
   valueName?: string;
+  /** May be given more than once (`--only a --only b`): every value is kept, in order, in `lists`. */
+  repeatable?: boolean;
 }
 
 export interface ParsedArgs {
+  /** The last value of each flag given. */
   flags: Map<string, string | true>;
   positionals: string[];
+  /** Every value of each repeatable flag given, in order. */
+  lists: Map<string, string[]>;
 }
 
 export class UsageError extends Error {}
@@ -18,6 +23,7 @@ export class UsageError extends Error {}
 export function parseArgs(argv: readonly string[], specs: Record<string, FlagSpec>): ParsedArgs {
   const flags = new Map<string, string | true>();
   const positionals: string[] = [];
+  const lists = new Map<string, string[]>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--") continue;
@@ -42,8 +48,9 @@ export function parseArgs(argv: readonly string[], specs: Record<string, FlagSpe
       throw new UsageError(`--${name} needs a value (${spec.valueName ?? "VALUE"})`);
     }
     flags.set(name, value);
+    if (spec.repeatable) lists.set(name, [...(lists.get(name) ?? []), value]);
   }
-  return { flags, positionals };
+  return { flags, positionals, lists };
 }
 
 export function usage(command: string, summary: string, specs: Record<string, FlagSpec>): string {

@@ -59,6 +59,16 @@ export function loadManifest(): Manifest | undefined {
 
 export const isBankFile = (file: string) => /^spec\/[^/]+\/bank\//.test(file);
 
+/**
+ * The manifest's lists from the tests a run collected. Files are collected in parallel, so their
+ * order varies from run to run: sort by file (the sort is stable, so each file keeps its own tests
+ * in the order they are declared).
+ */
+export function manifestLists(listed: ManifestTest[]): Pick<KataManifest, "tests" | "bank"> {
+  const tests = [...listed].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return { tests: tests.filter((t) => !isBankFile(t.file)), bank: tests.filter((t) => isBankFile(t.file)) };
+}
+
 /** Lists the tests of the given katas (bank included) by collecting the specs against the reference. */
 export async function buildManifest(katas: Kata[]): Promise<Manifest> {
   const work = mkdtempSync(join(tmpdir(), "tuk-manifest-"));
@@ -75,14 +85,8 @@ export async function buildManifest(katas: Kata[]): Promise<Manifest> {
         throw new Error(`could not list the tests of ${kata.id} (exit ${outcome.exitCode}):\n${outcome.outputTail.slice(-2000)}`);
       }
       const listed = JSON.parse(readFileSync(out, "utf8")) as Array<{ name: string; file: string }>;
-      // Files are collected in parallel, so their order varies from run to run: sort by file (the
-      // sort is stable, so each file keeps its own tests in the order they are declared).
-      const tests = listed
-        .map((t) => ({ file: relative(PROJECT_ROOT, t.file).split("\\").join("/"), name: t.name }))
-        .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
       manifest.katas[kata.id] = {
-        tests: tests.filter((t) => !isBankFile(t.file)),
-        bank: tests.filter((t) => isBankFile(t.file)),
+        ...manifestLists(listed.map((t) => ({ file: relative(PROJECT_ROOT, t.file).split("\\").join("/"), name: t.name }))),
         files: hashFiles(join(PROJECT_ROOT, "spec", kata.id)),
       };
     }

@@ -14,6 +14,8 @@ export interface RunInfo {
   bank: boolean;
   startedAt: Date;
   durationMs: number;
+  /** `--only`: the texts that chose the tests; the scores cover those tests alone. */
+  only?: string[];
 }
 
 function clip(text: string, max: number): string {
@@ -65,6 +67,7 @@ export function jsonReport(runs: KataRun[], scores: Scores, info: RunInfo) {
     x_impl: info.impl,
     x_seed: info.seed,
     x_bank: info.bank,
+    ...(info.only ? { x_only: info.only } : {}),
     x_started_at: info.startedAt.toISOString(),
     x_duration_ms: info.durationMs,
     x_levels: levelFigures(scores.levels),
@@ -77,6 +80,10 @@ export function jsonReport(runs: KataRun[], scores: Scores, info: RunInfo) {
       ...(scores.katas[i].bank ? { bank_score: scores.katas[i].bank!.score, bank_passed: scores.katas[i].bank!.tally.passed, bank_total: scores.katas[i].bank!.tally.total } : {}),
       problems: run.problems,
       duration_ms: run.durationMs,
+      // Whether the specs hold exactly the tests spec/manifest.json lists (absent for an --only run).
+      ...(run.collected
+        ? { collected_matches_manifest: run.collected.matches, unlisted_tests: run.collected.unlisted.map((t) => `${t.file}: ${t.name}`) }
+        : {}),
     })),
     x_problems: problems,
   };

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { PROJECT_ROOT } from "../impl-root.ts";
 import type { Kata } from "./katas.ts";
-import { isBankFile, type KataManifest, type ManifestTest } from "./manifest.ts";
+import { isBankFile, manifestLists, type KataManifest, type ManifestTest } from "./manifest.ts";
 import {
   loadErrorLine,
   parsePropertyFailure,
@@ -25,6 +25,19 @@ export interface GradeOptions {
   /** Scratch folder for reports and progress logs. */
   workDir: string;
   includeBank: boolean;
+  /**
+   * Full names (as in the manifest) of the only tests to run and score (`--only`): the run loads
+   * only their spec files, and the other tests are neither run nor reported.
+   */
+  only?: ReadonlySet<string>;
+}
+
+/** What the first run collected, against the manifest: is the manifest the list of these specs? */
+export interface CollectedTests {
+  /** The run collected exactly the manifest's tests (bank included when it ran), in its order. */
+  matches: boolean;
+  /** Tests in the spec files that the manifest does not list: they earn nothing. */
+  unlisted: ManifestTest[];
 }
 
 export interface KataRun {
@@ -35,6 +48,8 @@ export interface KataRun {
   /** Tests that started and never ended before the watchdog fired. */
   hungTests: string[];
   durationMs: number;
+  /** Absent when the run was narrowed (`only`) or the first run wrote no report. */
+  collected?: CollectedTests;
 }
 
 /**
@@ -53,6 +68,8 @@ interface Verdict {
 
 interface AttemptResult {
   verdicts: Map<string, Verdict>;
+  /** Every test the run's report names, run or skipped, in the report's order. */
+  listed: ManifestTest[];
   started: Set<string>;
   fileErrors: Map<string, string>;
   outcome: ChildOutcome;
@@ -61,10 +78,10 @@ interface AttemptResult {
 
 export async function gradeKata(kata: Kata, manifest: KataManifest, options: GradeOptions): Promise<KataRun> {
   const entry = join(options.implRoot, kata.id, "index.ts");
+  const expected = expectedTests(manifest, options);
   if (!existsSync(entry)) {
     // Nothing to import: say so plainly rather than let every spec file fail on a missing module.
     const message = `no ${kata.id}/index.ts in ${options.implRoot}: nothing to grade`;
-    const expected = options.includeBank ? [...manifest.tests, ...manifest.bank] : manifest.tests;
     const tests = expected.map((t): TestResult => ({ ...expectedTest(kata, t), status: "error", summary: message, message }));
     return { kata, tests, problems: [message], hungTests: [], durationMs: 0 };
   }
@@ -74,10 +91,14 @@ export async function gradeKata(kata: Kata, manifest: KataManifest, options: Gra
   const deadline = started + 2 * options.timeoutMs;
   // Verdicts gathered over every attempt: a re-run skips what already has one.
   const verdicts = new Map<string, Verdict>();
+  const filesOf = (tests: ManifestTest[]) => [...new Set(tests.map((t) => t.file))];
+  let files = options.only ? filesOf(expected) : [`spec/${kata.id}/`];
   let attempt: AttemptResult;
+  let collected: CollectedTests | undefined;
   for (let run = 0; ; run++) {
     const limit = Math.min(options.timeoutMs, Math.max(1000, deadline - Date.now()));
-    attempt = await runOnce(kata, options, new Set([...hungTests, ...verdicts.keys()]), run, limit);
+    attempt = await runOnce(kata, options, files, new Set([...hungTests, ...verdicts.keys()]), run, limit);
+    if (run === 0 && !options.only && attempt.reportWritten) collected = compareToManifest(attempt.listed, manifest, options.includeBank);
     for (const [name, verdict] of attempt.verdicts) verdicts.set(name, verdict);
     if (!attempt.outcome.timedOut) break;
     const hung = [...attempt.started].filter((name) => !verdicts.has(name) && !hungTests.includes(name));
@@ -94,6 +115,9 @@ export async function gradeKata(kata: Kata, manifest: KataManifest, options: Gra
       problems.push("stopped re-running after too many hangs: the tests not run yet are lost");
       break;
     }
+    // The re-run loads only the spec files that still hold a test without a verdict.
+    files = filesOf(expected.filter((t) => !verdicts.has(t.name) && !hungTests.includes(t.name)));
+    if (files.length === 0) break;
   }
 
   const { outcome } = attempt;
@@ -111,7 +135,6 @@ export async function gradeKata(kata: Kata, manifest: KataManifest, options: Gra
     problems.push(`printed ${(outcome.outputBytes / 1024 / 1024).toFixed(0)} MB of console output (kept the last 64 KB)`);
   }
 
-  const expected = options.includeBank ? [...manifest.tests, ...manifest.bank] : manifest.tests;
   const tests = expected.map((entry): TestResult => {
     const base = expectedTest(kata, entry);
     if (hungTests.includes(entry.name)) {
@@ -137,7 +160,24 @@ export async function gradeKata(kata: Kata, manifest: KataManifest, options: Gra
     return { ...base, status: "error", summary: why, message: fileError ? withoutStack(fileError) : why };
   });
 
-  return { kata, tests, problems, hungTests, durationMs: Date.now() - started };
+  return { kata, tests, problems, hungTests, durationMs: Date.now() - started, ...(collected ? { collected } : {}) };
+}
+
+/** The manifest's tests this grade scores: the visible ones, the bank's with `includeBank`, only the chosen ones with `only`. */
+export function expectedTests(manifest: KataManifest, options: Pick<GradeOptions, "includeBank" | "only">): ManifestTest[] {
+  const all = options.includeBank ? [...manifest.tests, ...manifest.bank] : manifest.tests;
+  return options.only ? all.filter((t) => options.only!.has(t.name)) : all;
+}
+
+function compareToManifest(listed: ManifestTest[], manifest: KataManifest, includeBank: boolean): CollectedTests {
+  const lists = manifestLists(listed);
+  const fresh = includeBank ? lists : { tests: lists.tests, bank: [] };
+  const committed = { tests: manifest.tests, bank: includeBank ? manifest.bank : [] };
+  const known = new Set([...committed.tests, ...committed.bank].map((t) => `${t.file}\u0000${t.name}`));
+  return {
+    matches: JSON.stringify(fresh) === JSON.stringify(committed),
+    unlisted: [...fresh.tests, ...fresh.bank].filter((t) => !known.has(`${t.file}\u0000${t.name}`)),
+  };
 }
 
 export function expectedTest(kata: Kata, entry: ManifestTest): Omit<TestResult, "status"> {
@@ -145,22 +185,24 @@ export function expectedTest(kata: Kata, entry: ManifestTest): Omit<TestResult, 
   return { kata: kata.id, file: entry.file, name: tag.name, level: tag.level, weight: tag.weight, bank: isBankFile(entry.file), taskId: taskIdOf(tag.name) };
 }
 
-async function runOnce(kata: Kata, options: GradeOptions, skip: Set<string>, run: number, limitMs: number): Promise<AttemptResult> {
+async function runOnce(kata: Kata, options: GradeOptions, files: string[], skip: Set<string>, run: number, limitMs: number): Promise<AttemptResult> {
   const report = join(options.workDir, `${kata.id}.${run}.json`);
   const progress = join(options.workDir, `${kata.id}.${run}.progress.jsonl`);
   const outcome = await runVitest(
-    ["run", `spec/${kata.id}/`, "--reporter=json", `--outputFile=${report}`],
+    ["run", ...files, "--reporter=json", `--outputFile=${report}`],
     {
       KATA_IMPL: options.implRoot,
       FC_SEED: String(options.seed),
       GRADE_PROGRESS: progress,
       GRADE_SKIP: JSON.stringify([...skip]),
       GRADE_BANK: options.includeBank ? "1" : "0",
+      ...(options.only ? { GRADE_ONLY: JSON.stringify([...options.only]) } : {}),
     },
     limitMs,
     { progressFile: progress, stallMs: STALL_MS },
   );
   const verdicts = new Map<string, Verdict>();
+  const listed: ManifestTest[] = [];
   const started = new Set<string>();
   const fileErrors = new Map<string, string>();
 
@@ -179,6 +221,7 @@ async function runOnce(kata: Kata, options: GradeOptions, skip: Set<string>, run
       if (file.assertionResults.length === 0 && file.message) fileErrors.set(path, file.message);
       for (const test of file.assertionResults) {
         const name = [...test.ancestorTitles, test.title].join(" > ");
+        listed.push({ file: path, name });
         if (skip.has(name)) continue;
         const reported = test.failureMessages.length > 0 ? test.failureMessages.join("\n") : undefined;
         // vitest's JSON reporter writes a timed-out test's error as a bare "STACK_TRACE_ERROR";
@@ -188,7 +231,7 @@ async function runOnce(kata: Kata, options: GradeOptions, skip: Set<string>, run
       }
     }
   }
-  return { verdicts, started, fileErrors, outcome, reportWritten };
+  return { verdicts, listed, started, fileErrors, outcome, reportWritten };
 }
 
 function stateToStatus(state: string | undefined): TestStatus {
