@@ -118,6 +118,8 @@ export async function runCall(call: ToolCall, env: CallEnv): Promise<CallResult>
     }
     // Only an explicit allow lets the call through; anything else is a "no".
     if (decision?.allow !== true) return fail("denied", String((decision as { reason?: unknown })?.reason ?? "denied by policy"));
+    // The run may have been aborted while the policy decided: then nobody is asked for approval.
+    if (env.signal.aborted) return fail("aborted", "the run was aborted");
   }
   if (tool.dangerous) {
     let approved = false;

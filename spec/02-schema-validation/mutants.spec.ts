@@ -139,6 +139,10 @@ describe("3. Validate against the keyword subset", () => {
       { type: "string", pattern: "a)+" },
       { type: "string", pattern: "\\kx" },
       { type: "string", pattern: "(?<n" },
+      { format: 5 },
+      { format: ["email"] },
+      { $ref: 1 },
+      { $ref: null },
     ];
     expect(wrong.map((schema) => [JSON.stringify(schema), schemaErrorCode(schema)])).toEqual(
       wrong.map((schema) => [JSON.stringify(schema), "invalid_keyword"]),
@@ -150,6 +154,10 @@ describe("3. Validate against the keyword subset", () => {
     expect(schemaErrorCode({ properties: { a: { $ref: "#/definitions/a" } }, $defs: { a: {} } }, {})).toBe("unsupported_ref");
     expect(schemaErrorCode({ $ref: "#/$defs/a/b", $defs: { a: { $defs: { b: {} } } } }, 1)).toBe("unsupported_ref");
     expect(schemaErrorCode({ $ref: "x#/$defs/a", $defs: { a: {} } }, 1)).toBe("unsupported_ref");
+    // <name> is percent-decoded: a broken escape is not a name at all (unsupported), a good one is.
+    expect(schemaErrorCode({ $ref: "#/$defs/%E0%A4%A", $defs: { a: {} } }, 1)).toBe("unsupported_ref");
+    expect(schemaErrorCode({ $ref: "#/$defs/a%2", $defs: { a: {} } }, 1)).toBe("unsupported_ref");
+    expect(schemaErrorCode({ $ref: "#/$defs/%61", $defs: { a: { type: "number" } } }, 1)).toBe("no error");
     expect(schemaErrorCode({ $ref: "#/$defs/a", $defs: { a: { type: "number" } } }, 1)).toBe("no error");
   });
 

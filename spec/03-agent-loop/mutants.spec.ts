@@ -132,6 +132,56 @@ describe("4. Stops: every way a run ends is a status", () => {
     expect(later.executions).toBe(0);
   });
 
+  l3("once aborted nothing new starts: a waiting call asks no policy or approval and never runs", async () => {
+    const clock = new FakeClock();
+    const controller = abortAt(clock, 50);
+    const asked: string[] = [];
+    const policy = vi.fn((req: { call: { id: string } }) => {
+      asked.push(req.call.id);
+      return { allow: true as const };
+    });
+    const approve = vi.fn(() => true);
+    const later = tools.ok("later", 1, { dangerous: true });
+    const model = scriptedModel([reply.calls(["h", {}, "c1"], ["later", {}, "c2"])]);
+    const r = await run({ model, clock, concurrency: 1, signal: controller.signal, policy, approve, tools: [tools.hang("h"), later] });
+    expect(r.status).toBe("aborted");
+    expect(toolMessages(r).map(errorCode)).toEqual(["aborted", "aborted"]);
+    expect(asked).toEqual(["c1"]);
+    expect(approve).not.toHaveBeenCalled();
+    expect(later.executions).toBe(0);
+  });
+
+  l3("a run aborted while its policy decides: no approval is asked and the tool never runs", async () => {
+    const controller = new AbortController();
+    const policy = vi.fn(() => {
+      controller.abort();
+      return { allow: true as const };
+    });
+    const approve = vi.fn(() => true);
+    const risky = tools.ok("risky", 1, { dangerous: true });
+    const plain = tools.ok("plain", 1);
+    const model = scriptedModel([reply.calls(["risky", {}], ["plain", {}])]);
+    const r = await run({ model, concurrency: 1, signal: controller.signal, policy, approve, tools: [risky, plain] });
+    expect(r.status).toBe("aborted");
+    expect(toolMessages(r).map(errorCode)).toEqual(["aborted", "aborted"]);
+    expect(policy).toHaveBeenCalledTimes(1);
+    expect(approve).not.toHaveBeenCalled();
+    expect(risky.executions + plain.executions).toBe(0);
+  });
+
+  l3("a run aborted while a dangerous call waits for approval: the approved tool never runs", async () => {
+    const controller = new AbortController();
+    const approve = vi.fn(() => {
+      controller.abort();
+      return true;
+    });
+    const risky = tools.ok("risky", 1, { dangerous: true });
+    const r = await run({ model: scriptedModel([reply.calls(["risky", {}])]), signal: controller.signal, approve, tools: [risky] });
+    expect(r.status).toBe("aborted");
+    expect(toolMessages(r).map(errorCode)).toEqual(["aborted"]);
+    expect(risky.executions).toBe(0);
+  });
+
   l3("a model that aborts the run and then throws: status aborted, runAgent does not reject", async () => {
     const controller = new AbortController();
     // A plain (not async) model function: it throws while it is being called.
@@ -228,6 +278,13 @@ describe("5. Failures become error tool messages and the loop goes on", () => {
     expect(checkArguments({ type: "object", properties: { "a/b": { type: "object", required: ["~"] } } }, { "a/b": {} }).map((p) => p.path)).toEqual([
       "/a~1b/~0",
     ]);
+  });
+
+  l2("checkArguments: required, properties and additionalProperties only look at objects", () => {
+    const schema: JsonSchema = { required: ["a"], properties: { a: { type: "string" } }, additionalProperties: false };
+    for (const value of ["text", 42, true, null, [], ["x", "y"]]) expect(checkArguments(schema, value), JSON.stringify(value)).toEqual([]);
+    expect(checkArguments(schema, { a: 1, b: 2 }).map((p) => p.path).sort()).toEqual(["/a", "/b"]);
+    expect(checkArguments(schema, {}).map((p) => p.path)).toEqual(["/a"]);
   });
 
   l2("checkArguments: items only looks at arrays, and an array schema without items accepts any elements", () => {
