@@ -1,9 +1,10 @@
 // npm run watch -- N: re-grades kata N on every save and says what to fix next.
 //
-// A warm vitest (scripts/lib/watch/warm-child.ts) re-runs only the spec files a save affects, so a
-// result comes back in about the time the tests take. It runs candidate code, so this process
-// keeps a watchdog: when a run never ends (an endless loop), the warm runner is killed and the
-// kata is graded the grader's way, which names the test that hangs; the next clean save goes warm again.
+// A warm vitest (scripts/lib/watch/warm-child.ts) re-runs only the spec files a save affects: first
+// without the tests that were slow last time (a quick answer), then all of them (the full one).
+// It runs candidate code, so this process keeps a watchdog: when no test ends for a while (an
+// endless loop), the warm runner is killed and the kata is graded the grader's way, which names
+// the test that hangs; the next clean save goes warm again.
 import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, watch } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +15,7 @@ import { listKatas, selectKatas, type Kata } from "./lib/grader/katas.ts";
 import { loadManifest, type KataManifest } from "./lib/grader/manifest.ts";
 import { styleFor } from "./lib/grader/report-terminal.ts";
 import { expectedTest, gradeKata } from "./lib/grader/run-kata.ts";
-import { parsePropertyFailure, summaryLine, withoutStack, type TestResult } from "./lib/grader/test-result.ts";
+import { parsePropertyFailure, splitTag, summaryLine, withoutStack, type TestResult } from "./lib/grader/test-result.ts";
 import type { WarmMessage, WarmTest } from "./lib/watch/warm-child.ts";
 
 const FLAGS: Record<string, FlagSpec> = {
@@ -24,19 +25,24 @@ const FLAGS: Record<string, FlagSpec> = {
 
 /** Editors write a file in several steps; wait for the burst to end before grading. */
 const SETTLE_MS = 120;
-/** A warm run that has not ended after this long is taken for an endless loop. */
+/** No test ending for this long is taken for an endless loop (a test's own timeout is 5 s). */
 const WARM_STALL_MS = 15_000;
 
 const style = styleFor(process.stdout);
 
-function report(kata: Kata, tests: TestResult[], problems: string[], seconds: number): void {
+/**
+ * One result: "k of n passing", then the next failing test and its message. `pending` are the slow
+ * tests a quick run left to the full run that follows: neither passing nor the next to fix yet.
+ */
+function report(kata: Kata, tests: TestResult[], problems: string[], timing: string, pending: ReadonlySet<string> = new Set()): void {
   const passing = tests.filter((t) => t.status === "pass").length;
   const colour = passing === tests.length ? style.green : passing === 0 ? style.red : style.yellow;
-  console.log(`\n${new Date().toLocaleTimeString()}  ${kata.id}: ${colour(`${passing} of ${tests.length} passing`)} ${style.dim(`(${seconds.toFixed(1)} s)`)}`);
+  const waiting = pending.size === 0 ? "" : `, ${pending.size} slow test${pending.size === 1 ? "" : "s"} still running`;
+  console.log(`\n${new Date().toLocaleTimeString()}  ${kata.id}: ${colour(`${passing} of ${tests.length} passing`)}${waiting} ${style.dim(`(${timing})`)}`);
   for (const problem of problems) console.log(`  ${style.red("!")} ${problem}`);
-  const next = tests.find((t) => t.status !== "pass");
+  const next = tests.find((t) => t.status !== "pass" && !pending.has(t.name));
   if (!next) {
-    console.log(style.green("  All passing. Grade everything: npm run grade"));
+    console.log(pending.size === 0 ? style.green("  All passing. Grade everything: npm run grade") : style.dim("  No failure so far."));
     return;
   }
   console.log(`  next: ${next.name} ${style.dim(`[${next.level}]`)}`);
@@ -45,12 +51,14 @@ function report(kata: Kata, tests: TestResult[], problems: string[], seconds: nu
   console.log(style.dim(`  stuck? npm run hint -- ${kata.number}`));
 }
 
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
 /** The grader's way: a fresh child process per run, a watchdog, hung tests named and skipped. */
 async function gradeCold(kata: Kata, manifest: KataManifest, implRoot: string, seed: number): Promise<boolean> {
   const workDir = mkdtempSync(join(tmpdir(), "tuk-watch-"));
   try {
     const run = await gradeKata(kata, manifest, { implRoot, seed, timeoutMs: 30_000, workDir, includeBank: false });
-    report(kata, run.tests, run.problems, run.durationMs / 1000);
+    report(kata, run.tests, run.problems, seconds(run.durationMs));
     return run.hungTests.length === 0;
   } finally {
     rmSync(workDir, { recursive: true, force: true });
@@ -62,6 +70,7 @@ function warmResults(kata: Kata, manifest: KataManifest, verdicts: Map<string, W
     const base = expectedTest(kata, entry);
     const verdict = verdicts.get(entry.name);
     if (!verdict) return { ...base, status: "error", summary: "not run yet" };
+    if (verdict.state === "skipped") return { ...base, status: "error", summary: "waiting for the full run" };
     if (verdict.state === "passed") return { ...base, status: "pass" };
     const message = withoutStack(verdict.message ?? verdict.state);
     return { ...base, status: "fail", message, summary: summaryLine(message), property: parsePropertyFailure(message) };
@@ -99,7 +108,30 @@ async function main(argv: string[]): Promise<number> {
   let warm: ChildProcess | undefined;
   let stall: NodeJS.Timeout | undefined;
   let runStarted = 0;
+  /** When the save being answered happened; cleared once its last run has reported. */
+  let savedAt: number | undefined;
   let coldRunning = false;
+
+  const armWatchdog = () => {
+    clearTimeout(stall);
+    stall = setTimeout(() => void onStall(), WARM_STALL_MS);
+  };
+  const onMessage = (message: WarmMessage) => {
+    if (message.type === "progress") return armWatchdog();
+    if (message.type === "start") {
+      runStarted = Date.now();
+      // A spec file saved (not the kata's own folder, which this process watches): time it from here.
+      if (message.phase === "quick") savedAt ??= runStarted;
+      return armWatchdog();
+    }
+    clearTimeout(stall);
+    for (const test of message.tests) verdicts.set(test.name, test);
+    const problems = message.fileErrors.map((e) => `${e.file.replace(PROJECT_ROOT + "/", "")} failed to load: ${summaryLine(e.message)}`);
+    const timing = savedAt === undefined ? seconds(Date.now() - runStarted) : `${seconds(Date.now() - savedAt)} after the save`;
+    const pending = new Set(message.deferred.map((name) => splitTag(name).name));
+    report(kata, warmResults(kata, manifest, verdicts), problems, timing, pending);
+    if (message.final) savedAt = undefined;
+  };
 
   const startWarm = () => {
     verdicts.clear();
@@ -111,18 +143,7 @@ async function main(argv: string[]): Promise<number> {
       detached: true,
     });
     warm = child;
-    child.on("message", (message: WarmMessage) => {
-      if (message.type === "start") {
-        runStarted = Date.now();
-        clearTimeout(stall);
-        stall = setTimeout(() => void onStall(), WARM_STALL_MS);
-        return;
-      }
-      clearTimeout(stall);
-      for (const test of message.tests) verdicts.set(test.name, test);
-      const problems = message.fileErrors.map((e) => `${e.file.replace(PROJECT_ROOT + "/", "")} failed to load: ${summaryLine(e.message)}`);
-      report(kata, warmResults(kata, manifest, verdicts), problems, (Date.now() - runStarted) / 1000);
-    });
+    child.on("message", onMessage);
     child.on("exit", () => {
       if (warm === child) warm = undefined;
     });
@@ -143,11 +164,12 @@ async function main(argv: string[]): Promise<number> {
     coldRunning = true;
     const clean = await gradeCold(kata, manifest, implRoot, seed);
     coldRunning = false;
+    savedAt = undefined;
     if (clean) startWarm();
   };
   const onStall = async () => {
     stopWarm();
-    console.log(style.yellow(`\n  A run has not ended after ${WARM_STALL_MS / 1000} s: an endless loop? Finding the test that hangs...`));
+    console.log(style.yellow(`\n  No test has ended for ${WARM_STALL_MS / 1000} s: an endless loop? Finding the test that hangs...`));
     await gradeColdThenMaybeWarm();
   };
 
@@ -155,6 +177,7 @@ async function main(argv: string[]): Promise<number> {
   // The warm runner re-runs on its own saves; while it is down (after a hang), saves grade cold.
   let timer: NodeJS.Timeout | undefined;
   watch(folder, { recursive: true }, () => {
+    savedAt ??= Date.now();
     if (warm) return;
     clearTimeout(timer);
     timer = setTimeout(() => void gradeColdThenMaybeWarm(), SETTLE_MS);

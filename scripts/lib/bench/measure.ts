@@ -105,7 +105,7 @@ async function timeRound(runner: Runner, ms: number): Promise<void> {
   runner.roundTimes.push(runner.clock === "cpu" ? cpu / ops : (now - start) / ops);
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;

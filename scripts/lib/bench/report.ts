@@ -27,7 +27,7 @@ export function num(x: number): string {
 export function duration(ms: number): string {
   if (ms < 0.001) return `${num(ms * 1e6)} ns`;
   if (ms < 1) return `${num(ms * 1000)} µs`;
-  if (ms < 1000) return `${num(ms)} ms`;
+  if (ms < 999.5) return `${num(ms)} ms`;
   return `${num(ms / 1000)} s`;
 }
 

@@ -1,0 +1,48 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { PROJECT_ROOT } from "../lib/impl-root.ts";
+import { WatchSession } from "../lib/watch/session.ts";
+
+const KATA = "01-regex-dispatch";
+const impl = mkdtempSync(join(tmpdir(), "tuk-watch-test-"));
+cpSync(join(PROJECT_ROOT, "solutions", KATA), join(impl, KATA), { recursive: true });
+// Fewer runs per property: this checks how watch answers, not the kata; the slow tests it leaves
+// to the full run are the linear-time checks on 1 MiB inputs, slow at any number of runs.
+const session = new WatchSession(1, impl, { FC_NUM_RUNS: "20" });
+afterAll(() => {
+  session.stop();
+  rmSync(impl, { recursive: true, force: true });
+});
+
+describe("npm run watch", () => {
+  test("answers a save twice: at once without the slow tests, then with every test", { timeout: 120_000 }, async () => {
+    const first = await session.next(60_000);
+    expect(first.stillRunning).toBe(0);
+    expect(first.passing).toBe(first.total);
+    expect(first.text).toContain("All passing");
+
+    // Addition made subtraction: some calculator tests fail; the linear-time tests still pass.
+    const file = join(impl, KATA, "calculate.ts");
+    const source = readFileSync(file, "utf8");
+    const broken = source.replace("value + right : value - right", "value - right : value + right");
+    expect(broken).not.toBe(source);
+    session.save(file, broken);
+
+    const [quick, full, ...more] = await session.untilFull(60_000);
+    expect(more).toEqual([]);
+    // The quick answer left out the tests that were slow in the first run, and says so.
+    expect(quick.stillRunning).toBeGreaterThan(0);
+    expect(quick.total).toBe(first.total);
+    expect(quick.passing + quick.stillRunning).toBeLessThan(quick.total);
+    // It already names the next failing test and its message.
+    expect(quick.text).toMatch(/\n\s+next: .+\[L\d\]\n\s+\S/);
+    expect(quick.text).not.toContain("waiting for the full run");
+    // The full answer follows: nothing left out, the slow tests passing, the same failures.
+    expect(full, full?.text).toBeDefined();
+    expect(full.stillRunning).toBe(0);
+    expect(full.passing).toBe(quick.passing + quick.stillRunning);
+    expect(full.ms).toBeGreaterThan(quick.ms);
+  });
+});
