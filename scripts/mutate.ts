@@ -9,12 +9,8 @@
 //
 // Reports: reports/mutation/NN-name.html (open in a browser: every mutant, in the source) and
 // NN-name.json (mutation-testing-elements schema), plus reports/mutation/summary.json.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-// Stryker 10's package entry point refuses to load on Node < 22 (a guard in its CLI module, which
-// the entry re-exports). The Stryker class itself runs on Node 20, which this repository targets,
-// so it is imported from its own module, by path: the package's `exports` hides it from a bare import.
-import { Stryker } from "../node_modules/@stryker-mutator/core/dist/src/stryker.js";
 import type { MutantResult } from "@stryker-mutator/api/core";
 import { integerFlag, parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
@@ -73,6 +69,11 @@ async function mutateKata(kata: string, concurrency: number | undefined, increme
   const started = Date.now();
   // Read by scripts/lib/mutation/vitest.config.ts: only this kata's specs run.
   process.env.MUTATE_KATA = kata;
+  // Stryker 10's package entry point refuses to load on Node < 22 (a guard in its CLI module, which
+  // the entry re-exports). The Stryker class itself runs on Node 20, which this repository targets,
+  // so it is imported from its own module, by path: the package's `exports` hides it from a bare
+  // import. Loaded here, not at the top: `--help` should not pay for Stryker's start-up.
+  const { Stryker } = await import("../node_modules/@stryker-mutator/core/dist/src/stryker.js");
   const results = await new Stryker({
     configFile: join(PROJECT_ROOT, "stryker.config.mjs"),
     mutate: [`solutions/${kata}/*.ts`, `!solutions/${kata}/index.ts`],
@@ -91,6 +92,24 @@ async function mutateKata(kata: string, concurrency: number | undefined, increme
   const score = tally(kata, results, Math.round((Date.now() - started) / 1000));
   const survivors = results.filter((r) => r.status === "Survived" || r.status === "NoCoverage");
   return { score, survivors };
+}
+
+/**
+ * reports/mutation/summary.json keeps one entry per kata, each with the date of its own run: a run
+ * of some katas (`npm run mutate -- 1`) replaces theirs and keeps the others'.
+ */
+function writeSummary(fresh: Array<KataScore & { date: string }>): void {
+  const path = join(REPORT_DIR, "summary.json");
+  let kept: Array<KataScore & { date: string }> = [];
+  try {
+    const old = JSON.parse(readFileSync(path, "utf8")) as { date?: string; katas?: Array<KataScore & { date?: string }> };
+    kept = (old.katas ?? []).map((k) => ({ ...k, date: k.date ?? old.date ?? "unknown" }));
+  } catch {
+    // No summary yet, or an unreadable one: start over.
+  }
+  const byKata = new Map([...kept, ...fresh].map((k) => [k.kata, k]));
+  const katas = [...byKata.values()].sort((a, b) => a.kata.localeCompare(b.kata));
+  writeFileSync(path, JSON.stringify({ target: TARGET, katas }, null, 2) + "\n");
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -124,7 +143,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const date = new Date().toISOString().slice(0, 10);
-  writeFileSync(join(REPORT_DIR, "summary.json"), JSON.stringify({ date, target: TARGET, katas: scores }, null, 2) + "\n");
+  writeSummary(scores.map((s) => ({ ...s, date })));
 
   if (survivorLines.length > 0) {
     console.log(`\nSurviving mutants (${survivorLines.length}; why each is equivalent: docs/mutation-report.md):`);

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { TAG_PATTERN } from "../spec/support/graded.ts";
+import { usage } from "./lib/cli-args.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { listKatas } from "./lib/grader/katas.ts";
 import { splitTag } from "./lib/grader/test-result.ts";
@@ -327,6 +328,15 @@ function hardCodedChecks(): Check[] {
 }
 
 async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  if (argv.includes("--help")) {
+    console.log(usage("npm test", "The repository's own checks: typecheck, the tools' tests, the manifest, the references at 100 and the stubs at 0, every known-bad, sabotage and hard-coded fixture.", {}));
+    return 0;
+  }
+  if (argv.length > 0) {
+    console.error(`self-test: unexpected argument "${argv[0]}" (see --help)`);
+    return 2;
+  }
   const started = Date.now();
   let passed = 0;
   let failed = 0;

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium } from "playwright-core";
+import { usage } from "./lib/cli-args.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { listKatas } from "./lib/grader/katas.ts";
 
@@ -44,6 +44,15 @@ interface KataFigures {
 }
 
 async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  if (argv.includes("--help")) {
+    console.log(usage("npm run test:browser", "Grades a mix of a reference, a known-bad fixture and a stub into an HTML report, opens it in chromium (CHROMIUM_PATH, default /usr/bin/chromium), checks its figures against the JSON report and saves a screenshot to .grade/browser/report.png.", {}));
+    return 0;
+  }
+  if (argv.length > 0) {
+    console.error(`test:browser: unexpected argument "${argv[0]}" (see --help)`);
+    return 2;
+  }
   if (!existsSync(CHROMIUM)) {
     console.error(`test:browser: no browser at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
     return 1;
@@ -59,6 +68,8 @@ async function main(): Promise<number> {
   }
   const report = JSON.parse(readFileSync(json, "utf8")) as { score: number; x_katas: KataFigures[] };
 
+  // Loaded here, not at the top: `--help` should not pay for playwright's start-up.
+  const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
