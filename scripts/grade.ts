@@ -1,7 +1,7 @@
 // npm run grade: grades an implementation of the katas and reports per kata and per level.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { integerFlag, parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
 import { PROJECT_ROOT, resolveImplRoot } from "./lib/impl-root.ts";
 import { listKatas, selectKatas, type Kata } from "./lib/grader/katas.ts";
@@ -11,6 +11,7 @@ import { jsonReport, type RunInfo } from "./lib/grader/report-json.ts";
 import { junitReport } from "./lib/grader/report-junit.ts";
 import { failures, nextSteps, styleFor, table } from "./lib/grader/report-terminal.ts";
 import { chooseTests } from "./lib/grader/only.ts";
+import { FLAW_DIFF, knownBadImplRoot } from "./lib/fixtures/known-bad.ts";
 import { expectedTest, expectedTests, gradeKata, type KataRun } from "./lib/grader/run-kata.ts";
 import { score } from "./lib/grader/score.ts";
 
@@ -43,8 +44,17 @@ async function main(argv: string[]): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}" (did you mean --impl ${args.positionals[0]}?)`);
   const implSpec = (args.flags.get("impl") as string | undefined) ?? "katas";
   let implRoot: string;
+  let implLabel: string | undefined;
+  // A known-bad fixture kept as a diff against the reference: made here, graded like any other.
+  const fixture = resolve(process.cwd(), implSpec);
+  const made = existsSync(join(fixture, FLAW_DIFF)) ? mkdtempSync(join(tmpdir(), "tuk-known-bad-")) : undefined;
+  if (made) process.on("exit", () => rmSync(made, { recursive: true, force: true }));
   try {
-    implRoot = resolveImplRoot(implSpec, process.cwd());
+    if (made) {
+      const { kata } = JSON.parse(readFileSync(join(fixture, "expect.json"), "utf8")) as { kata: string };
+      implRoot = knownBadImplRoot(fixture, kata, made);
+      implLabel = `${relative(PROJECT_ROOT, fixture).split("\\").join("/")} (solutions/${kata} with its ${FLAW_DIFF})`;
+    } else implRoot = resolveImplRoot(implSpec, process.cwd());
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -61,8 +71,8 @@ async function main(argv: string[]): Promise<number> {
   if (only) katas = katas.filter((kata) => only.has(kata.id));
 
   const style = styleFor(process.stdout);
-  const implLabel = relative(PROJECT_ROOT, implRoot).split("\\").join("/") || ".";
-  console.log(`Grading ${implLabel}/ · seed ${seed} (replay: npm run grade -- --seed ${seed})`);
+  implLabel ??= relative(PROJECT_ROOT, implRoot).split("\\").join("/") || ".";
+  console.log(`Grading ${made ? implLabel : `${implLabel}/`} · seed ${seed} (replay: npm run grade -- --seed ${seed})`);
   for (const warning of specDrift(manifest, katas)) console.log(style.yellow(`! ${warning}`));
   const narrowed = only ? katas.filter((kata) => only.get(kata.id)) : [];
   if (narrowed.length > 0) {

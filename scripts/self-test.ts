@@ -9,6 +9,7 @@ import { TAG_PATTERN } from "../spec/support/graded.ts";
 import { usage } from "./lib/cli-args.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { listKatas } from "./lib/grader/katas.ts";
+import { knownBadImplRoot } from "./lib/fixtures/known-bad.ts";
 import { splitTag } from "./lib/grader/test-result.ts";
 import { hashFiles, loadManifest } from "./lib/grader/manifest.ts";
 
@@ -221,7 +222,13 @@ function knownBadChecks(): Check[] {
         const files = new Set(flawed.map((t) => t.file));
         const controls = entry.tests.filter((t) => files.has(t.file) && !flawed.includes(t) && splitTag(t.name).level === "L1").map((t) => reported(t.name));
         const only = [...expect.mustFail, ...controls].flatMap((p) => ["--only", p]);
-        const { report, problems } = await grade(`known-bad-${name}`, ["--impl", dir, "--kata", String(kata.number), "--timeout", "60", ...only]);
+        let impl: string;
+        try {
+          impl = knownBadImplRoot(dir, kata.id, join(work, "known-bad", name));
+        } catch (error) {
+          return [(error as Error).message];
+        }
+        const { report, problems } = await grade(`known-bad-${name}`, ["--impl", impl, "--kata", String(kata.number), "--timeout", "60", ...only]);
         if (!report) return problems;
         for (const pattern of expect.mustFail) {
           const matched = report.tests.filter((t) => t.name.includes(pattern));
