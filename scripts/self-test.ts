@@ -1,15 +1,17 @@
 // npm test: proves the product works. Every spec passes on the references and fails on the stubs;
 // the grader's reports are valid; each known-bad implementation loses the tests naming its flaw.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { TAG_PATTERN } from "../spec/support/graded.ts";
 import { usage } from "./lib/cli-args.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { listKatas } from "./lib/grader/katas.ts";
 import { knownBadImplRoot } from "./lib/fixtures/known-bad.ts";
+import { chooseTests } from "./lib/grader/only.ts";
+import { gradeKata } from "./lib/grader/run-kata.ts";
 import { splitTag } from "./lib/grader/test-result.ts";
 import { hashFiles, loadManifest } from "./lib/grader/manifest.ts";
 
@@ -221,15 +223,22 @@ function knownBadChecks(): Check[] {
         const flawed = entry.tests.filter((t) => expect.mustFail.some((p) => reported(t.name).includes(p)));
         const files = new Set(flawed.map((t) => t.file));
         const controls = entry.tests.filter((t) => files.has(t.file) && !flawed.includes(t) && splitTag(t.name).level === "L1").map((t) => reported(t.name));
-        const only = [...expect.mustFail, ...controls].flatMap((p) => ["--only", p]);
         let impl: string;
+        let chosen: ReadonlySet<string> | undefined;
         try {
           impl = knownBadImplRoot(dir, kata.id, join(work, "known-bad", name));
+          chosen = chooseTests(manifest!, [kata], [...expect.mustFail, ...controls], false).get(kata.id);
         } catch (error) {
           return [(error as Error).message];
         }
-        const { report, problems } = await grade(`known-bad-${name}`, ["--impl", impl, "--kata", String(kata.number), "--timeout", "60", ...only]);
-        if (!report) return problems;
+        // Graded from here rather than through the grade command: the same grading (its own vitest
+        // child, watchdog, verdicts), without a second tsx start-up for each of the fixtures.
+        const workDir = join(work, "known-bad-runs", name);
+        mkdirSync(workDir, { recursive: true });
+        const seed = Math.floor(Math.random() * 2 ** 31);
+        const run = await gradeKata(kata, entry, { implRoot: impl, seed, timeoutMs: 60_000, workDir, includeBank: false, ...(chosen ? { only: chosen } : {}) });
+        const report = { tests: run.tests.map((t) => ({ name: `${kata.id} > ${t.name}`, status: t.status })) };
+        const problems: string[] = [];
         for (const pattern of expect.mustFail) {
           const matched = report.tests.filter((t) => t.name.includes(pattern));
           if (matched.length === 0) problems.push(`mustFail "${pattern}" matches no test`);
@@ -241,6 +250,7 @@ function knownBadChecks(): Check[] {
         else if (!report.tests.some((t) => controls.includes(t.name) && t.status === "pass")) {
           problems.push(`passes none of the ${controls.length} other L1 tests of the spec files of its flaw: a fixture should have one flaw, not be broken everywhere`);
         }
+        if (problems.length > 0) problems.push(...run.problems, `seed ${seed}: npm run grade -- --impl ${relative(PROJECT_ROOT, dir)} --kata ${kata.number} --seed ${seed}`);
         return problems;
       },
     };
