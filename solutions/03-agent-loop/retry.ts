@@ -1,6 +1,7 @@
 // Running one tool: a timeout on every attempt, and retries with exponential backoff, but only for
 // failures that another attempt could fix (a timeout, an error the tool marked `retryable`).
 // Retrying a bad argument would only fail again, slower: those never reach this file.
+import { onAbort } from "./abort.ts";
 import { describeError } from "./redact.ts";
 import type { Clock, ErrorCode, Tool } from "./types.ts";
 
@@ -35,10 +36,7 @@ type Attempt = { kind: "ok"; value: unknown } | { kind: "error"; thrown: unknown
 function whenAborted(signal: AbortSignal): { promise: Promise<Attempt>; dispose: () => void } {
   let dispose = () => {};
   const promise = new Promise<Attempt>((resolve) => {
-    if (signal.aborted) return resolve({ kind: "aborted" });
-    const listener = () => resolve({ kind: "aborted" });
-    signal.addEventListener("abort", listener, { once: true });
-    dispose = () => signal.removeEventListener("abort", listener);
+    dispose = onAbort(signal, () => resolve({ kind: "aborted" }));
   });
   return { promise, dispose };
 }
@@ -89,10 +87,16 @@ export async function runWithRetries(tool: Tool, args: Record<string, unknown>, 
       if (s.retries === 0) return { ok: false, code, message, retries };
       return { ok: false, code: "unavailable", message: `tool unavailable after ${attempt} attempts (${message})`, retries };
     }
+    // The wait gets a signal of its own, tied to the run's: the clock adds a listener to what it is
+    // given, and many calls may be waiting at once.
+    const wait = new AbortController();
+    const stop = onAbort(s.signal, () => wait.abort(s.signal.reason));
     try {
-      await s.clock.sleep(backoffDelay(attempt, s.backoffBaseMs), s.signal);
+      await s.clock.sleep(backoffDelay(attempt, s.backoffBaseMs), wait.signal);
     } catch {
       return aborted(retries);
+    } finally {
+      stop();
     }
   }
 }
