@@ -113,6 +113,9 @@ function runFull(): void {
 
 // vitest calls this just before it re-runs what a save affects: that run is the quick one.
 vitest.onTestsRerun((specifications) => {
+  // A full run going on here belongs to an older save (this one came during its quick run): the
+  // newer code wins, and the full run must not be taken for this save's quick one.
+  if (running) void vitest.cancelCurrentRun("keyboard-input");
   specsOfThisSave = [...specifications];
   phase = "quick";
   deferred = slowTests();
