@@ -79,7 +79,7 @@ function warmResults(kata: Kata, manifest: KataManifest, verdicts: Map<string, W
 
 async function main(argv: string[]): Promise<number> {
   if (argv.includes("--help")) {
-    console.log(usage("npm run watch -- N [--impl DIR] [--once]", "Re-grades kata N every time a file of it is saved.", FLAGS));
+    console.log(usage("npm run watch -- N [--impl DIR] [--once]", "Re-grades kata N on every save: at once without the tests that were slow last time, then with all of them.", FLAGS));
     return 0;
   }
   const args = parseArgs(argv, FLAGS);
