@@ -254,6 +254,15 @@ describe("4. Report every error, with its path", () => {
     expect(message({ maxLength: 2 }, "abc")).toContain("2");
   });
 
+  l2("uniqueItems: the message names the first item found twice and the indexes of both", () => {
+    const items = [...Array.from({ length: 11 }, (_, i) => i * 100), { unit: "kelvin" }, 1200, { unit: "kelvin" }, 1200];
+    const errors = validate({ uniqueItems: true }, items).errors;
+    expect(errors.map((e) => e.keyword)).toEqual(["uniqueItems"]);
+    expect(errors[0].message).toContain('{"unit":"kelvin"}');
+    expect(errors[0].message).toMatch(/\b11\b/);
+    expect(errors[0].message).toMatch(/\b13\b/);
+  });
+
   l2("the got value is JSON cut to 60 characters: 57 and ... when longer, whole when it fits", () => {
     const long = "y".repeat(100);
     const cut = validate({ type: "number" }, long).errors[0].message;
