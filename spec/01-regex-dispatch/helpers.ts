@@ -1,6 +1,6 @@
 // Small helpers shared by kata 1's specs.
 import { expect } from "vitest";
-import type { ParsedCall, ToolDefinition, Value } from "@impl/01-regex-dispatch";
+import { parseToolCalls, type ParsedCall, type ToolDefinition, type Value } from "@impl/01-regex-dispatch";
 
 /** What a call means, without where it was: the part most specs compare. */
 export const brief = (call: ParsedCall) => ({ name: call.name, args: call.args, kwargs: call.kwargs });
@@ -27,6 +27,14 @@ export function spyTool(name: string, params: ToolDefinition["params"] = [], res
 }
 
 /** Parameters that accept any of the given keyword names, all optional. */
+/** The one call of `text`, which must hold exactly one call and no error. */
+export function onlyCall(text: string): ParsedCall {
+  const result = parseToolCalls(text);
+  expect(result.errors).toEqual([]);
+  expect(result.calls).toHaveLength(1);
+  return result.calls[0];
+}
+
 export const optionalParams = (...names: string[]) => names.map((name) => ({ name, optional: true }));
 
 /**
@@ -51,15 +59,20 @@ export function expectLinear(make: (size: number) => string, run: (text: string)
     }
     return Math.max(best, FLOOR_MS);
   };
+  // Each size is timed once and reused as the next step's smaller input; a step measured again
+  // times both of its sizes afresh.
+  const timed = new Map<number, number>();
+  const timeOf = (size: number, fresh: boolean): number => {
+    if (fresh || !timed.has(size)) timed.set(size, time(make(size)));
+    return timed.get(size)!;
+  };
   for (let size = 4 << 10; size < 1 << 20; size *= 4) {
-    const small = make(size);
-    const large = make(size * 4);
     let ratio: number;
     let message: string;
     let attempts = 0;
     do {
-      const tSmall = time(small);
-      const tLarge = time(large);
+      const tSmall = timeOf(size, attempts > 0);
+      const tLarge = timeOf(size * 4, attempts > 0);
       ratio = tLarge / tSmall;
       message = `${size} -> ${size * 4} chars took ${tSmall.toFixed(1)} -> ${tLarge.toFixed(1)} ms`;
       attempts++;

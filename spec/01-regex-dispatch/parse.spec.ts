@@ -2,15 +2,10 @@
 import { describe, expect } from "vitest";
 import { parseToolCalls } from "@impl/01-regex-dispatch";
 import { l1, l2, l3 } from "../support/graded.ts";
-import { brief, expectLinear, sliceOf } from "./helpers.ts";
+import { brief, expectLinear, onlyCall, sliceOf } from "./helpers.ts";
 import { objectOf } from "./arbitraries.ts";
 
-const only = (text: string) => {
-  const result = parseToolCalls(text);
-  expect(result.errors).toEqual([]);
-  expect(result.calls).toHaveLength(1);
-  return result.calls[0];
-};
+const only = onlyCall;
 
 describe("1. Finding calls: parseToolCalls", () => {
   describe("formats", () => {

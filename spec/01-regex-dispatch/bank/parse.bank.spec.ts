@@ -5,15 +5,10 @@ import fc from "fast-check";
 import { describe, expect } from "vitest";
 import { parseToolCalls } from "@impl/01-regex-dispatch";
 import { l1, l2, l3 } from "../../support/graded.ts";
-import { brief, expectLinear, sliceOf } from "../helpers.ts";
+import { brief, expectLinear, onlyCall, sliceOf } from "../helpers.ts";
 import { asciiStyle, callFreeProse, keywordCallSpec, objectOf, renderCall, renderList } from "../arbitraries.ts";
 
-const only = (text: string) => {
-  const result = parseToolCalls(text);
-  expect(result.errors).toEqual([]);
-  expect(result.calls).toHaveLength(1);
-  return result.calls[0];
-};
+const only = onlyCall;
 
 describe("1. Finding calls: parseToolCalls", () => {
   l1("a flight booking with positional and keyword arguments, inside prose", () => {
