@@ -13,6 +13,7 @@ export type ParsedArguments = { ok: true; value: Record<string, unknown> } | { o
  * TODO: decode the arguments text of a call.
  * "" (or only whitespace) and "null" mean {}; a JSON object is returned as `value`;
  * invalid JSON, or JSON that is not an object (array, number, string, boolean), is { ok: false }.
+ * The message is your own words: never forward JSON.parse's, which quotes the model's raw text.
  */
 export function parseArguments(text: string): ParsedArguments {
   throw new Error("not implemented");
@@ -23,7 +24,7 @@ export function parseArguments(text: string): ParsedArguments {
  * Keywords: type (object, string, number, integer, boolean, array, null), enum, properties,
  * required, additionalProperties: false, items. Other keywords are ignored. `path` is the JSON
  * Pointer of the value being checked (start with ""). Own keys only: "__proto__" and
- * "constructor" are ordinary keys. A wrong type reports one problem and stops there.
+ * "constructor" are ordinary keys. A wrong type reports one problem and nothing else for that value.
  */
 export function checkArguments(schema: JsonSchema, value: unknown, path?: string): ArgumentProblem[] {
   throw new Error("not implemented");

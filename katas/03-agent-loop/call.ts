@@ -10,10 +10,13 @@ export interface CallResult {
 }
 
 /**
- * TODO: run one call through the gates, in this order, stopping at the first that fails:
+ * TODO: if the run is already aborted, the call gets "aborted" and no gate runs. Otherwise run it
+ * through the gates, in this order, stopping at the first that fails:
  * unknown tool -> toolChoice -> arguments (parse + check) -> policy -> approval (dangerous tools)
- * -> execution with timeout and retries. Never throw: every failure becomes an error envelope.
- * Emit one "tool_call" trace event when the call settles. Add whatever parameters you need.
+ * -> execution with timeout and retries. Policy and approval are asked once per call, and their
+ * answers are raced against the run's abort. Never throw: every failure becomes an error envelope.
+ * Emit one "tool_call" trace event when the call settles. Add whatever parameters you need (the
+ * run's state: tools, options, clock, signal, trace).
  */
 export async function runCall(call: ToolCall): Promise<CallResult> {
   throw new Error("not implemented");

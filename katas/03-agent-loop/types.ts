@@ -56,7 +56,7 @@ export interface ModelRequest {
 export type Model = (request: ModelRequest) => Promise<ModelReply>;
 
 export interface ToolContext {
-  /** Aborted when the attempt times out or the run is aborted. */
+  /** Aborted when the attempt times out or the run is aborted; each attempt gets a fresh one. */
   signal: AbortSignal;
   callId: string;
   runId: string;
@@ -66,7 +66,7 @@ export interface ToolContext {
 
 export interface Tool extends ToolDefinition {
   execute(args: Record<string, unknown>, ctx: ToolContext): unknown;
-  /** Needs `approve` to say yes before every execution. */
+  /** Needs `approve` to say yes, asked once per call (not again for its retries). */
   dangerous?: boolean;
   /** Overrides `toolTimeoutMs` for this tool. */
   timeoutMs?: number;
@@ -127,13 +127,14 @@ export type TraceEvent =
       arguments: string;
       validation: Validation;
       outcome: "ok" | ErrorCode;
-      /** Masked, sanitized error message when outcome is not "ok". */
+      /** The envelope's error message (masked, cut) when outcome is not "ok". */
       error?: string;
       retries: number;
       durationMs: number;
     }
   | { type: "run_end"; runId: string; at: number; status: RunStatus; steps: number };
 
+/** Numeric options out of their README ranges make runAgent reject with a RangeError naming them. */
 export interface AgentOptions {
   model: Model;
   tools: Tool[];
@@ -153,6 +154,7 @@ export interface AgentOptions {
   signal?: AbortSignal;
   clock?: Clock;
   runId?: string;
+  /** Called with every event as it happens; an exception it throws is ignored. */
   onTrace?: (event: TraceEvent) => void;
 }
 

@@ -25,3 +25,19 @@ export function onAbort(signal: AbortSignal, listener: () => void): () => void {
   set.add(listener);
   return () => void set.delete(listener);
 }
+
+export const ABORTED: unique symbol = Symbol("aborted");
+
+/**
+ * Settles like `promise`, or with ABORTED as soon as `signal` aborts (at once if it already has),
+ * whichever comes first. What the loop waits on that it does not control (the model, the policy,
+ * the approval) is raced this way, so an abort ends the wait even if the promise never settles.
+ */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
+  if (signal.aborted) return Promise.resolve(ABORTED);
+  let stop = () => {};
+  const aborted = new Promise<typeof ABORTED>((resolve) => {
+    stop = onAbort(signal, () => resolve(ABORTED));
+  });
+  return Promise.race([promise, aborted]).finally(stop);
+}

@@ -1,6 +1,7 @@
 // One tool call, from the model's request to the envelope the model will read. The gates run in a
 // fixed order, cheapest and least trusting first, and the tool only runs if all of them pass:
 // known tool -> tool choice -> arguments -> policy -> approval -> execution (with retries).
+import { ABORTED, raceAbort } from "./abort.ts";
 import { checkArguments, parseArguments } from "./arguments.ts";
 import { canonicalJson } from "./canonical.ts";
 import { errorEnvelope, okEnvelope } from "./envelope.ts";
@@ -81,6 +82,9 @@ export async function runCall(call: ToolCall, env: CallEnv): Promise<CallResult>
   const fail = (code: ErrorCode, message: string) =>
     settle({ call, envelope: errorEnvelope(code, message, env.maxResultChars) });
 
+  // Once the run is aborted nothing new starts: a call still waiting for a slot gets no gate at all.
+  if (env.signal.aborted) return fail("aborted", "the run was aborted");
+
   // A Map, not an object lookup: "__proto__" or "toString" must never find something to run.
   const tool = env.tools.get(call.name);
   if (!tool) {
@@ -107,28 +111,32 @@ export async function runCall(call: ToolCall, env: CallEnv): Promise<CallResult>
   }
 
   const request = { runId: env.runId, call: { id: call.id, name: call.name, arguments: args } };
-  if (env.signal.aborted) return fail("aborted", "the run was aborted");
   if (env.policy) {
-    let decision: PolicyDecision;
+    const policy = env.policy;
+    let decision: PolicyDecision | typeof ABORTED;
     try {
-      decision = await env.policy({ ...request, step: env.step, history: env.history });
+      // Raced against the abort: a policy that never answers must not hold an aborted run.
+      decision = await raceAbort(new Promise<PolicyDecision>((resolve) => resolve(policy({ ...request, step: env.step, history: env.history }))), env.signal);
     } catch {
       // A broken policy must fail closed: no decision is a "no".
       decision = { allow: false, reason: "the policy check failed" };
     }
+    // The run may have been aborted while the policy decided: then nobody is asked for approval.
+    if (decision === ABORTED || env.signal.aborted) return fail("aborted", "the run was aborted");
     // Only an explicit allow lets the call through; anything else is a "no".
     if (decision?.allow !== true) return fail("denied", String((decision as { reason?: unknown })?.reason ?? "denied by policy"));
-    // The run may have been aborted while the policy decided: then nobody is asked for approval.
-    if (env.signal.aborted) return fail("aborted", "the run was aborted");
   }
   if (tool.dangerous) {
-    let approved = false;
+    const approve = env.approve;
+    let approved: boolean | typeof ABORTED = false;
     try {
-      approved = env.approve ? (await env.approve(request)) === true : false;
+      // Asked once per call, whatever the retries: an approval covers the call, not one attempt.
+      approved = approve ? await raceAbort(new Promise<boolean>((resolve) => resolve(approve(request))), env.signal) : false;
     } catch {
       approved = false;
     }
-    if (!approved) return fail("not_approved", `"${call.name}" needs approval and was not approved`);
+    if (approved === ABORTED || env.signal.aborted) return fail("aborted", "the run was aborted");
+    if (approved !== true) return fail("not_approved", `"${call.name}" needs approval and was not approved`);
   }
 
   const outcome = await runWithRetries(tool, args, {

@@ -15,10 +15,15 @@ export function truncateText(text: string, max: number): string {
   return chars.slice(0, max).join("") + truncationMarker(chars.length - max);
 }
 
-/** The success envelope: data masked first, then cut, so a cut can never expose half a secret. */
+/**
+ * The success envelope: data masked first, then cut, so a cut can never expose half a secret.
+ * Throws when the result has no JSON text (a cycle, a BigInt, a function or a symbol).
+ */
 export function okEnvelope(result: unknown, maxChars: number): Envelope {
   const data = maskDeep(result === undefined ? null : result);
-  const text = typeof data === "string" ? data : JSON.stringify(data);
+  const text: string | undefined = typeof data === "string" ? data : JSON.stringify(data);
+  // A function or a symbol has no JSON text at all: like a cycle, it cannot go back to the model.
+  if (text === undefined) throw new TypeError("the result has no JSON form");
   const cut = truncateText(text, maxChars);
   return { ok: true, data: cut === text ? data : cut };
 }

@@ -1,38 +1,34 @@
 // The agent loop: ask the model, run the tools it asked for, feed the results back, repeat,
 // until the model answers in plain text or one of the stop conditions fires. Every stop is a
 // status in the result, never an exception: a caller must always learn why the run ended.
+import { ABORTED, raceAbort } from "./abort.ts";
 import { canonicalJson } from "./canonical.ts";
 import { errorEnvelope } from "./envelope.ts";
 import { parseArguments } from "./arguments.ts";
 import { maskSecrets } from "./redact.ts";
 import type { CallEnv, CallResult } from "./call.ts";
 import { systemClock } from "./clock.ts";
+import { checkOptions } from "./options.ts";
 import { runStep } from "./step.ts";
 import type { AgentOptions, Message, ModelReply, RunResult, RunStatus, ToolCall, TraceEvent, Usage } from "./types.ts";
 
 /** Sent as a user message when toolChoice demands a call and the reply has none. */
 export const TOOL_CHOICE_REMINDER = "tool_choice requires a tool call: answer by calling a tool.";
 
-const ABORTED = Symbol("aborted");
-
-/** Resolves to ABORTED as soon as the signal fires, whatever the model is doing. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
-  if (signal.aborted) return Promise.resolve(ABORTED);
-  let listener = () => {};
-  const aborted = new Promise<typeof ABORTED>((resolve) => {
-    listener = () => resolve(ABORTED);
-    signal.addEventListener("abort", listener, { once: true });
-  });
-  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener("abort", listener));
+/** `base`, or `base_2`, `base_3`, ...: the first that no call of the run has used yet. */
+function freshId(base: string, seenIds: Set<string>): string {
+  if (!seenIds.has(base)) return base;
+  for (let n = 2; ; n++) if (!seenIds.has(`${base}_${n}`)) return `${base}_${n}`;
 }
 
 /** Reply -> calls with unique ids and arguments as JSON text, as the history stores them. */
 function normalizeCalls(reply: ModelReply, step: number, seenIds: Set<string>): ToolCall[] {
   const raw = Array.isArray(reply.tool_calls) ? reply.tool_calls : [];
   return raw.map((c, index) => {
-    let id = typeof c.id === "string" && c.id !== "" ? c.id : `call_${step}_${index}`;
-    // Two calls with one id would make their results ambiguous: the later one gets a fresh id.
-    if (seenIds.has(id)) id = `call_${step}_${index}`;
+    // Two calls with one id would make their results ambiguous: a missing, empty or already used
+    // id is replaced, and so is a generated one that the model happened to use before.
+    const given = typeof c.id === "string" && c.id !== "" && !seenIds.has(c.id) ? c.id : undefined;
+    const id = given ?? freshId(`call_${step}_${index}`, seenIds);
     seenIds.add(id);
     const args = c.arguments;
     const text = typeof args === "string" ? args : args == null ? "{}" : JSON.stringify(args);
@@ -51,6 +47,8 @@ function tokens(n: unknown): number {
 }
 
 export async function runAgent(options: AgentOptions): Promise<RunResult> {
+  // A limit that means nothing is the caller's bug: say so before anything happens.
+  checkOptions(options);
   const maxSteps = options.maxSteps ?? 10;
   const maxRepeatedCalls = options.maxRepeatedCalls ?? 3;
   const tokenBudget = options.tokenBudget ?? Infinity;
@@ -68,14 +66,23 @@ export async function runAgent(options: AgentOptions): Promise<RunResult> {
   const trace: TraceEvent[] = [];
   const emit = (event: TraceEvent) => {
     trace.push(event);
-    options.onTrace?.(event);
+    try {
+      options.onTrace?.(event);
+    } catch {
+      // Observing a run must never change it: a throwing onTrace is ignored.
+    }
   };
   const messages: Message[] = [...options.messages];
   const usage: Usage = { input_tokens: 0, output_tokens: 0 };
   const history: CallEnv["history"] = [];
   const tools = new Map(options.tools.map((t) => [t.name, t]));
   const definitions = options.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
+  // Ids already in the caller's history count as used: the model must never see one id twice.
   const seenIds = new Set<string>();
+  for (const m of options.messages) {
+    if (m.role === "assistant") for (const c of m.tool_calls ?? []) seenIds.add(c.id);
+    if (m.role === "tool") seenIds.add(m.tool_call_id);
+  }
   let steps = 0;
   let lastCallKey: string | undefined;
   let streak = 0;

@@ -31,7 +31,7 @@ import {
   type RunLimits,
   type ToolPlan,
 } from "./arbitraries.ts";
-import { USER, errorCode, type ToolMessage } from "./helpers.ts";
+import { USER, errorCode, freshUser, type ToolMessage } from "./helpers.ts";
 
 const STATUSES = ["completed", "max_steps", "repeated_call", "budget_exhausted", "finished", "aborted"];
 const SENSITIVE = [SECRET_KEY, BEARER.split(" ")[1], CN_PHONE, INTL_PHONE, ID_NUMBER, EMAIL];
@@ -108,7 +108,7 @@ describe("12. Fuzz: random conversations, random tool behaviours", () => {
           const r: RunResult = await runAgent({
             model,
             tools: spies,
-            messages: USER,
+            messages: freshUser(),
             clock,
             ...limits,
             signal: controller.signal,
@@ -180,7 +180,7 @@ describe("12. Fuzz: random conversations, random tool behaviours", () => {
             }),
           );
           const model = scriptedModel([reply.calls(...jobs.map((_, i) => ["job", { i }, `c${i}`] as [string, object, string])), reply.text("ok")]);
-          const r = await s.waitFor(runAgent({ model, tools: [job], messages: USER, clock, concurrency, retries: 0 }));
+          const r = await s.waitFor(runAgent({ model, tools: [job], messages: freshUser(), clock, concurrency, retries: 0 }));
           const toolMsgs = r.messages.filter((m): m is ToolMessage => m.role === "tool");
           expect(toolMsgs.map((m) => m.tool_call_id)).toEqual(jobs.map((_, i) => `c${i}`));
           toolMsgs.forEach((m, i) => {
@@ -217,7 +217,7 @@ class Driver {
       tools.hang("hang_tool", { retries: 0, timeoutMs: 100 }),
     ];
     const model = (request: ModelRequest) => new Promise<ModelReply>((respond) => this.push({ kind: "request", request, respond }));
-    runAgent({ model, tools: this.tools, messages: USER, clock, maxSteps: 1000, maxRepeatedCalls: 1000, backoffBaseMs: 5 }).then(
+    runAgent({ model, tools: this.tools, messages: freshUser(), clock, maxSteps: 1000, maxRepeatedCalls: 1000, backoffBaseMs: 5 }).then(
       (result) => this.push({ kind: "done", result }),
       (error) => this.push({ kind: "error", error }),
     );

@@ -1,16 +1,30 @@
 // Small helpers shared by kata 3's specs: run with a fake clock, read tool messages back.
+// Every run gets inputs of its own (a fresh copy of the opening messages, a fresh clock): a flaw
+// such as pushing onto the caller's array then fails the test about it, not every test after it.
 import { runAgent, type AgentOptions, type Envelope, type Message, type RunResult } from "@impl/03-agent-loop";
 import { FakeClock } from "../support/agent-harness/index.ts";
 
-export const USER: Message[] = [
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object") {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The opening messages, frozen: compare with it, never pass it to runAgent (use freshUser()). */
+export const USER: readonly Message[] = deepFreeze([
   { role: "system", content: "You are a helpful assistant." },
   { role: "user", content: "北京今天天气怎么样？" },
-];
+]);
 
-/** runAgent with a fresh auto-advancing fake clock and the two messages above, unless given. */
+/** A fresh deep copy of USER, for one run. */
+export const freshUser = (): Message[] => structuredClone(USER) as Message[];
+
+/** runAgent with a fresh auto-advancing fake clock and a fresh copy of USER, unless given. */
 export function run(options: Partial<AgentOptions> & Pick<AgentOptions, "model">): Promise<RunResult> & { clock: FakeClock } {
   const clock = (options.clock as FakeClock | undefined) ?? new FakeClock();
-  const promise = runAgent({ tools: [], messages: USER, clock, ...options });
+  const promise = runAgent({ tools: [], messages: freshUser(), clock, ...options });
   return Object.assign(promise, { clock });
 }
 
@@ -29,3 +43,10 @@ export function errorCode(m: ToolMessage): string | undefined {
 }
 
 export const toolEvents = (r: RunResult) => r.trace.filter((e) => e.type === "tool_call");
+
+/** Every substring of `secret` of length `n`: none may appear in what the loop wrote. */
+export function piecesOf(secret: string, n = 4): string[] {
+  const pieces: string[] = [];
+  for (let i = 0; i + n <= secret.length; i++) pieces.push(secret.slice(i, i + n));
+  return pieces;
+}

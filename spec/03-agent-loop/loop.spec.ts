@@ -2,7 +2,7 @@
 import { describe, expect } from "vitest";
 import { l1, l2, l3 } from "../support/graded.ts";
 import { FakeClock, reply, scriptedModel, spyTool, tools } from "../support/agent-harness/index.ts";
-import { USER, assistantMessages, envelope, errorCode, run, toolMessages } from "./helpers.ts";
+import { USER, assistantMessages, envelope, errorCode, freshUser, run, toolMessages } from "./helpers.ts";
 
 const weather = () => tools.ok("get_weather", { city: "北京", temp_c: 21 });
 
@@ -52,7 +52,7 @@ describe("1. The loop: ask, run, feed back, end on a plain answer", () => {
   });
 
   l2("the caller's messages array is never mutated and the result starts with it", async () => {
-    const initial = structuredClone(USER);
+    const initial = freshUser();
     const model = scriptedModel([reply.calls(["get_weather", {}]), reply.text("ok")]);
     const r = await run({ model, tools: [weather()], messages: initial });
     expect(initial).toEqual(USER);
