@@ -65,31 +65,35 @@ function makeTool(plan: ToolPlan, clock: FakeClock): SpyTool {
 
 /** Walks the history: each assistant message is followed by exactly its calls' tool messages. */
 function checkHistory(messages: Message[], initial: number): void {
-  expect(messages.slice(0, initial)).toEqual(USER);
+  expect(messages.slice(0, initial), "messages start with the caller's").toEqual(USER);
   const ids = new Set<string>();
   let i = initial;
   while (i < messages.length) {
     const m = messages[i];
     // No tool message without the assistant message that asked for it; no stray user message.
-    expect(m.role).toBe("assistant");
+    expect(m.role, "after the caller's messages, every run of messages starts with an assistant message (no orphan tool or stray user message)").toBe("assistant");
     const calls = m.role === "assistant" ? m.tool_calls ?? [] : [];
     calls.forEach((call, k) => {
-      expect(ids.has(call.id)).toBe(false);
+      expect(ids.has(call.id), "call ids are unique in a run").toBe(false);
       ids.add(call.id);
       const answer = messages[i + 1 + k];
-      expect(answer?.role).toBe("tool");
-      expect((answer as ToolMessage).tool_call_id).toBe(call.id);
-      expect((answer as ToolMessage).name).toBe(call.name);
-      expect(typeof (answer as ToolMessage).is_error).toBe("boolean");
+      expect(answer?.role, "each call is answered by a tool message right after its assistant message, in order").toBe("tool");
+      expect((answer as ToolMessage).tool_call_id, "the tool message answers its call's id").toBe(call.id);
+      expect((answer as ToolMessage).name, "the tool message carries its call's name").toBe(call.name);
+      expect(typeof (answer as ToolMessage).is_error, "is_error is a boolean").toBe("boolean");
     });
     i += 1 + calls.length;
   }
 }
 
-function checkClean(text: string): void {
-  for (const s of SENSITIVE) expect(text).not.toContain(s);
-  expect(text).not.toMatch(/\n\s*at /);
-  expect(text).not.toContain("/home/deploy");
+function checkClean(text: string, where: string): void {
+  for (const s of SENSITIVE) expect(text, `no unmasked secret in ${where}`).not.toContain(s);
+  expect(text, `no stack trace in ${where}`).not.toMatch(/\n\s*at /);
+}
+
+/** Error text goes through describeError: no path in it (a result's own paths are data). */
+function checkNoPath(errors: Array<string | undefined>, where: string): void {
+  for (const e of errors) expect(e ?? "", `no path in ${where}`).not.toContain("/home/deploy");
 }
 
 describe("12. Fuzz: random conversations, random tool behaviours", () => {
@@ -118,24 +122,24 @@ describe("12. Fuzz: random conversations, random tool behaviours", () => {
           });
 
           // Ends within its limits.
-          expect(STATUSES).toContain(r.status);
-          expect(r.steps).toBeLessThanOrEqual(limits.maxSteps);
-          expect(model.requests.length).toBe(r.steps);
+          expect(STATUSES, "the run ends with one of the six statuses").toContain(r.status);
+          expect(r.steps, "the model is asked at most maxSteps times").toBeLessThanOrEqual(limits.maxSteps);
+          expect(model.requests.length, "steps counts the requests made").toBe(r.steps);
           if (r.status === "completed") {
             const last = r.messages.at(-1);
-            expect(last?.role === "assistant" && (last.tool_calls ?? []).length === 0 && last.content).toBe(r.finalText);
+            expect(last?.role === "assistant" && (last.tool_calls ?? []).length === 0 && last.content, "completed: finalText is the last plain reply's content").toBe(r.finalText);
           }
-          if (r.status === "budget_exhausted") expect(r.usage.total_tokens).toBeGreaterThanOrEqual(limits.tokenBudget ?? Infinity);
+          if (r.status === "budget_exhausted") expect(r.usage.total_tokens, "budget_exhausted only once the tokens used reach tokenBudget").toBeGreaterThanOrEqual(limits.tokenBudget ?? Infinity);
 
           // One tool message per call id, in order; none orphaned.
           checkHistory(r.messages, USER.length);
           // One assistant message per reply, carrying all of that reply's calls.
           const assistants = r.messages.filter((m) => m.role === "assistant");
           const answered = r.status === "aborted" && assistants.length === r.steps - 1 ? r.steps - 1 : r.steps;
-          expect(assistants.length).toBe(answered);
+          expect(assistants.length, "one assistant message per answered reply").toBe(answered);
           assistants.forEach((m, i) => {
             const asked = (replies[i] ?? { tool_calls: [] }).tool_calls ?? [];
-            expect(m.role === "assistant" && (m.tool_calls ?? []).map((c) => c.name)).toEqual(asked.map((c) => c.name));
+            expect(m.role === "assistant" && (m.tool_calls ?? []).map((c) => c.name), "each assistant message carries all of its reply's calls, in order").toEqual(asked.map((c) => c.name));
           });
 
           // No tool runs more than 1 + retries times per call; gated tools never run.
@@ -143,22 +147,24 @@ describe("12. Fuzz: random conversations, random tool behaviours", () => {
             const plan = toolPlans[k];
             const perCall = new Map<string, number>();
             for (const ctx of spy.contexts) perCall.set(ctx.callId, (perCall.get(ctx.callId) ?? 0) + 1);
-            for (const count of perCall.values()) expect(count).toBeLessThanOrEqual(1 + (plan.retries ?? limits.retries));
-            if (plan.policyDenied || (plan.dangerous && !plan.approved)) expect(spy.executions).toBe(0);
+            for (const count of perCall.values()) expect(count, "no call executes more than 1 + retries times").toBeLessThanOrEqual(1 + (plan.retries ?? limits.retries));
+            if (plan.policyDenied || (plan.dangerous && !plan.approved)) expect(spy.executions, "denied and unapproved tools never run").toBe(0);
           });
           const toolMsgs = r.messages.filter((m): m is ToolMessage => m.role === "tool");
           for (const m of toolMsgs) {
             if (errorCode(m) === "denied" || errorCode(m) === "not_approved") {
               const spy = spies.find((s) => s.name === m.name);
-              expect(spy?.contexts.some((c) => c.callId === m.tool_call_id) ?? false).toBe(false);
+              expect(spy?.contexts.some((c) => c.callId === m.tool_call_id) ?? false, "a denied or unapproved call never ran").toBe(false);
             }
           }
 
-          // No stack trace, path or unmasked secret in what the loop wrote, nor in the trace.
-          checkClean(JSON.stringify(toolMsgs));
-          checkClean(JSON.stringify(r.trace));
-          checkClean(String(r.finalText));
-          expect(r.trace.filter((e) => e.type === "tool_call").length).toBe(toolMsgs.length);
+          // No stack trace or unmasked secret in what the loop wrote, nor in the trace; no path in error text.
+          checkClean(JSON.stringify(toolMsgs.map((m) => m.content)), "the tool messages' content");
+          checkClean(JSON.stringify(r.trace), "the trace");
+          if (r.status === "finished") checkClean(String(r.finalText), "the $finish answer");
+          checkNoPath(toolMsgs.map((m) => { const e = JSON.parse(m.content) as { ok: boolean; error?: { message: string } }; return e.error?.message; }), "an error message");
+          checkNoPath(r.trace.map((e) => (e.type === "tool_call" ? e.error : undefined)), "the trace's errors");
+          expect(r.trace.filter((e) => e.type === "tool_call").length, "one tool_call event per tool message").toBe(toolMsgs.length);
         }),
       );
     },
@@ -182,12 +188,12 @@ describe("12. Fuzz: random conversations, random tool behaviours", () => {
           const model = scriptedModel([reply.calls(...jobs.map((_, i) => ["job", { i }, `c${i}`] as [string, object, string])), reply.text("ok")]);
           const r = await s.waitFor(runAgent({ model, tools: [job], messages: freshUser(), clock, concurrency, retries: 0 }));
           const toolMsgs = r.messages.filter((m): m is ToolMessage => m.role === "tool");
-          expect(toolMsgs.map((m) => m.tool_call_id)).toEqual(jobs.map((_, i) => `c${i}`));
+          expect(toolMsgs.map((m) => m.tool_call_id), "results come back in call order whatever order they finish in").toEqual(jobs.map((_, i) => `c${i}`));
           toolMsgs.forEach((m, i) => {
-            expect(m.is_error).toBe(jobs[i].fails);
-            if (!jobs[i].fails) expect(JSON.parse(m.content)).toEqual({ ok: true, data: { v: jobs[i].value } });
+            expect(m.is_error, "is_error matches each job's outcome").toBe(jobs[i].fails);
+            if (!jobs[i].fails) expect(JSON.parse(m.content), "each job's result is in its own call's message").toEqual({ ok: true, data: { v: jobs[i].value } });
           });
-          expect(job.maxInFlight).toBeLessThanOrEqual(concurrency);
+          expect(job.maxInFlight, "the concurrency cap holds").toBeLessThanOrEqual(concurrency);
         },
       ),
     );
@@ -280,11 +286,11 @@ class CallsTurn implements fc.AsyncCommand<TurnModel, Driver> {
     const next = asRequest(await d.next());
     d.pending = next;
     const added = next.request.messages.slice(m.historyLength);
-    expect(added.length).toBe(1 + calls.length);
-    expect(added[0].role === "assistant" && added[0].tool_calls?.map((c) => c.id)).toEqual(calls.map((c) => c[2]));
+    expect(added.length, "the history grew by one assistant message and one tool message per call").toBe(1 + calls.length);
+    expect(added[0].role === "assistant" && added[0].tool_calls?.map((c) => c.id), "the assistant message carries the turn's calls, in order").toEqual(calls.map((c) => c[2]));
     const answers = added.slice(1) as ToolMessage[];
-    expect(answers.map((a) => a.tool_call_id)).toEqual(calls.map((c) => c[2]));
-    expect(answers.map(errorCode)).toEqual(this.kinds.map((k) => EXPECTED_CODE[k]));
+    expect(answers.map((a) => a.tool_call_id), "the tool messages answer the calls in order").toEqual(calls.map((c) => c[2]));
+    expect(answers.map(errorCode), "each call's expected code").toEqual(this.kinds.map((k) => EXPECTED_CODE[k]));
     m.historyLength = next.request.messages.length;
     m.turns++;
   }
@@ -299,10 +305,10 @@ class AnswerTurn implements fc.AsyncCommand<TurnModel, Driver> {
     const done = await d.next();
     if (done.kind === "error") throw done.error;
     if (done.kind !== "done") throw new Error("expected the run to end after a plain answer, but the model was asked again");
-    expect(done.result.status).toBe("completed");
-    expect(done.result.finalText).toBe("final answer");
-    expect(done.result.messages.length).toBe(m.historyLength + 1);
-    expect(done.result.steps).toBe(m.turns + 1);
+    expect(done.result.status, "a plain answer completes the run").toBe("completed");
+    expect(done.result.finalText, "finalText is the plain answer").toBe("final answer");
+    expect(done.result.messages.length, "the plain answer is the last message added").toBe(m.historyLength + 1);
+    expect(done.result.steps, "steps counts every turn").toBe(m.turns + 1);
     m.ended = true;
     d.pending = undefined;
   }
@@ -322,7 +328,7 @@ describe("13. Stateful: the test plays the model turn by turn (fc.commands)", ()
         await fc.asyncModelRun(() => ({ model, real: driver }), cmds);
         if (!model.ended) await new AnswerTurn().run(model, driver);
         // Gated and failing calls never ran more than their retries allow.
-        expect(driver.tools[2].executions).toBeLessThanOrEqual(2 * driver.tools[2].contexts.filter((c) => c.attempt === 1).length);
+        expect(driver.tools[2].executions, "a retryable tool never runs more than 1 + retries times per call").toBeLessThanOrEqual(2 * driver.tools[2].contexts.filter((c) => c.attempt === 1).length);
       }),
     );
   });

@@ -6,74 +6,75 @@ import { l1, l2, l3 } from "../support/graded.ts";
 import { FakeClock, reply, scriptedModel, spyTool, tools, transientError } from "../support/agent-harness/index.ts";
 import { envelope, errorCode, run, toolEvents, toolMessages } from "./helpers.ts";
 
-const citySchema: JsonSchema = {
+/** A fresh schema for each use: no test shares an input another could have changed. */
+const citySchema = (): JsonSchema => ({
   type: "object",
   properties: { city: { type: "string" }, days: { type: "integer" }, unit: { type: "string", enum: ["c", "f"] } },
   required: ["city"],
   additionalProperties: false,
-};
+});
 
 describe("5. Failures become error tool messages and the loop goes on", () => {
   l1("an unknown tool: unknown_tool, nothing runs, the model is asked again", async () => {
     const real = tools.ok("get_weather");
     const model = scriptedModel([reply.calls(["get_wether", { city: "北京" }]), reply.text("sorry")]);
     const r = await run({ model, tools: [real] });
-    expect(r.status).toBe("completed");
-    expect(real.executions).toBe(0);
+    expect(r.status, "an unknown tool does not stop the loop: the run completes").toBe("completed");
+    expect(real.executions, "no tool runs for an unknown name").toBe(0);
     const [m] = toolMessages(r);
-    expect(m.is_error).toBe(true);
-    expect(errorCode(m)).toBe("unknown_tool");
-    expect(model.requests[1].messages.at(-1)).toEqual(m);
+    expect(m.is_error, "an unknown tool's message is an error").toBe(true);
+    expect(errorCode(m), "no tool has this name: unknown_tool").toBe("unknown_tool");
+    expect(model.requests[1].messages.at(-1), "the model's next request ends with the error tool message").toEqual(m);
   });
 
   l2("names of Object.prototype members are unknown tools", async () => {
     const model = scriptedModel([reply.calls(["__proto__", {}], ["toString", {}], ["constructor", {}]), reply.text("ok")]);
     const r = await run({ model, tools: [tools.ok("get_weather")] });
-    expect(toolMessages(r).map(errorCode)).toEqual(["unknown_tool", "unknown_tool", "unknown_tool"]);
+    expect(toolMessages(r).map(errorCode), "names of Object.prototype members are unknown tools").toEqual(["unknown_tool", "unknown_tool", "unknown_tool"]);
   });
 
   l2("tool names are matched exactly (case-sensitive)", async () => {
     const t = tools.ok("get_weather");
     const model = scriptedModel([reply.calls(["Get_Weather", {}]), reply.text("ok")]);
     const r = await run({ model, tools: [t] });
-    expect(errorCode(toolMessages(r)[0])).toBe("unknown_tool");
-    expect(t.executions).toBe(0);
+    expect(errorCode(toolMessages(r)[0]), "tool names are case-sensitive: unknown_tool").toBe("unknown_tool");
+    expect(t.executions, "the differently cased tool does not run").toBe(0);
   });
 
   l1("arguments that break the schema: invalid_arguments, the tool does not run", async () => {
-    const t = tools.ok("get_weather", "sunny", { parameters: citySchema });
+    const t = tools.ok("get_weather", "sunny", { parameters: citySchema() });
     const model = scriptedModel([reply.calls(["get_weather", { town: "北京" }]), reply.calls(["get_weather", { city: "北京" }]), reply.text("ok")]);
     const r = await run({ model, tools: [t] });
-    expect(toolMessages(r).map(errorCode)).toEqual(["invalid_arguments", undefined]);
-    expect(t.executions).toBe(1);
-    expect(t.calls).toEqual([{ city: "北京" }]);
+    expect(toolMessages(r).map(errorCode), "schema-breaking arguments: invalid_arguments; valid ones run").toEqual(["invalid_arguments", undefined]);
+    expect(t.executions, "the tool runs only for valid arguments").toBe(1);
+    expect(t.calls, "the tool gets only the valid call's arguments").toEqual([{ city: "北京" }]);
   });
 
   l2("the invalid_arguments message names each offending argument by its path", async () => {
-    const t = tools.ok("get_weather", "sunny", { parameters: citySchema });
+    const t = tools.ok("get_weather", "sunny", { parameters: citySchema() });
     const model = scriptedModel([reply.calls(["get_weather", { days: "3", unit: "k", extra: true }]), reply.text("ok")]);
     const r = await run({ model, tools: [t] });
     const e = envelope(toolMessages(r)[0]);
-    expect(e.ok).toBe(false);
+    expect(e.ok, "invalid arguments give an error envelope").toBe(false);
     const message = e.ok ? "" : e.error.message;
-    for (const path of ["/city", "/days", "/unit", "/extra"]) expect(message).toContain(path);
+    for (const path of ["/city", "/days", "/unit", "/extra"]) expect(message, "the invalid_arguments message names every offending argument's JSON Pointer").toContain(path);
   });
 
   l2("arguments that are not JSON, or JSON but not an object: invalid_arguments", async () => {
     const t = tools.ok("t");
     const model = scriptedModel([reply.calls(["t", '{"city": "北'], ["t", "[1,2]"], ["t", "42"]), reply.text("ok")]);
     const r = await run({ model, tools: [t] });
-    expect(toolMessages(r).map(errorCode)).toEqual(["invalid_arguments", "invalid_arguments", "invalid_arguments"]);
-    expect(t.executions).toBe(0);
+    expect(toolMessages(r).map(errorCode), "unparseable JSON, an array, a number: invalid_arguments").toEqual(["invalid_arguments", "invalid_arguments", "invalid_arguments"]);
+    expect(t.executions, "the tool never runs for arguments that are not a JSON object").toBe(0);
   });
 
   l1("a tool that throws: tool_error, and the loop goes on to the next step", async () => {
     const t = tools.throws("boom");
     const model = scriptedModel([reply.calls(["boom", {}]), reply.text("recovered")]);
     const r = await run({ model, tools: [t] });
-    expect(r.status).toBe("completed");
-    expect(r.finalText).toBe("recovered");
-    expect(errorCode(toolMessages(r)[0])).toBe("tool_error");
+    expect(r.status, "a throwing tool does not stop the loop").toBe("completed");
+    expect(r.finalText, "the model answers after reading the tool_error").toBe("recovered");
+    expect(errorCode(toolMessages(r)[0]), "a thrown error: tool_error").toBe("tool_error");
   });
 
   l2("tool_error's message is '<ErrorName>: <first line of the message>'", async () => {
@@ -81,7 +82,7 @@ describe("5. Failures become error tool messages and the loop goes on", () => {
     const model = scriptedModel([reply.calls(["boom", {}]), reply.text("ok")]);
     const r = await run({ model, tools: [t] });
     const e = envelope(toolMessages(r)[0]);
-    expect(e).toEqual({ ok: false, error: { code: "tool_error", message: "TypeError: city must be set" } });
+    expect(e, "tool_error's message is '<ErrorName>: <first line>'").toEqual({ ok: false, error: { code: "tool_error", message: "TypeError: city must be set" } });
   });
 
   l2("a synchronous throw, an async rejection and a thrown non-Error are all tool_error", async () => {
@@ -100,16 +101,16 @@ describe("5. Failures become error tool messages and the loop goes on", () => {
         }),
       ],
     });
-    expect(r.status).toBe("completed");
-    expect(toolMessages(r).map(errorCode)).toEqual(["tool_error", "tool_error", "tool_error"]);
+    expect(r.status, "thrown errors never make runAgent reject").toBe("completed");
+    expect(toolMessages(r).map(errorCode), "sync throw, async rejection and thrown non-Error: tool_error").toEqual(["tool_error", "tool_error", "tool_error"]);
   });
 
   l2("one failing call does not stop its siblings", async () => {
     const good = tools.ok("good", 1);
     const model = scriptedModel([reply.calls(["good", {}], ["bad", {}], ["good", { x: 1 }]), reply.text("ok")]);
     const r = await run({ model, tools: [good, tools.throws("bad")] });
-    expect(good.executions).toBe(2);
-    expect(toolMessages(r).map((m) => m.is_error)).toEqual([false, true, false]);
+    expect(good.executions, "the siblings of a failing call still run").toBe(2);
+    expect(toolMessages(r).map((m) => m.is_error), "only the failing call's message is an error").toEqual([false, true, false]);
   });
 
   l2("a result that cannot be serialised (a cycle) is tool_error, not a crash", async () => {
@@ -117,16 +118,16 @@ describe("5. Failures become error tool messages and the loop goes on", () => {
     cyclic.self = cyclic;
     const model = scriptedModel([reply.calls(["t", {}]), reply.text("ok")]);
     const r = await run({ model, tools: [tools.ok("t", cyclic)] });
-    expect(r.status).toBe("completed");
-    expect(errorCode(toolMessages(r)[0])).toBe("tool_error");
+    expect(r.status, "an unserialisable result does not crash the run").toBe("completed");
+    expect(errorCode(toolMessages(r)[0]), "a result with a cycle: tool_error").toBe("tool_error");
   });
 
   l2("parseArguments: '' and 'null' are {}, an object is kept, anything else is refused", () => {
-    expect(parseArguments("")).toEqual({ ok: true, value: {} });
-    expect(parseArguments("  ")).toEqual({ ok: true, value: {} });
-    expect(parseArguments("null")).toEqual({ ok: true, value: {} });
-    expect(parseArguments('{"a":[1]}')).toEqual({ ok: true, value: { a: [1] } });
-    for (const bad of ["{", "[]", "3", '"s"', "true"]) expect(parseArguments(bad).ok).toBe(false);
+    expect(parseArguments(""), "parseArguments: \"\" means {}").toEqual({ ok: true, value: {} });
+    expect(parseArguments("  "), "parseArguments: whitespace only means {}").toEqual({ ok: true, value: {} });
+    expect(parseArguments("null"), "parseArguments: \"null\" means {}").toEqual({ ok: true, value: {} });
+    expect(parseArguments('{"a":[1]}'), "parseArguments: a JSON object is the value").toEqual({ ok: true, value: { a: [1] } });
+    for (const bad of ["{", "[]", "3", '"s"', "true"]) expect(parseArguments(bad).ok, "parseArguments refuses invalid JSON and JSON that is not an object").toBe(false);
   });
 
   l2("checkArguments: type, required, enum, additionalProperties false, nested properties and items", () => {
@@ -143,33 +144,33 @@ describe("5. Failures become error tool messages and the loop goes on", () => {
       required: ["n"],
       additionalProperties: false,
     };
-    expect(checkArguments(schema, { n: 1, x: 1.5, tags: ["a"], opt: { deep: true }, nil: null, mode: 1 })).toEqual([]);
-    expect(checkArguments(schema, { n: 1, x: 2 })).toEqual([]);
+    expect(checkArguments(schema, { n: 1, x: 1.5, tags: ["a"], opt: { deep: true }, nil: null, mode: 1 }), "checkArguments: a valid value has no problem").toEqual([]);
+    expect(checkArguments(schema, { n: 1, x: 2 }), "checkArguments: number accepts an integer; optional keys may be missing").toEqual([]);
     const paths = (v: unknown) => checkArguments(schema, v).map((p) => p.path).sort();
-    expect(paths({})).toEqual(["/n"]);
-    expect(paths({ n: 1.5 })).toEqual(["/n"]);
-    expect(paths({ n: 1, x: "1" })).toEqual(["/x"]);
-    expect(paths({ n: 1, tags: ["a", 2] })).toEqual(["/tags/1"]);
-    expect(paths({ n: 1, opt: { deep: "yes" } })).toEqual(["/opt/deep"]);
-    expect(paths({ n: 1, mode: "b" })).toEqual(["/mode"]);
-    expect(paths({ n: 1, nil: 0 })).toEqual(["/nil"]);
-    expect(paths({ n: 1, other: 1 })).toEqual(["/other"]);
-    expect(paths([])).toEqual([""]);
-    for (const p of checkArguments(schema, {})) expect(typeof p.message).toBe("string");
+    expect(paths({}), "required: a missing key is reported at /name").toEqual(["/n"]);
+    expect(paths({ n: 1.5 }), "integer needs Number.isInteger").toEqual(["/n"]);
+    expect(paths({ n: 1, x: "1" }), "number refuses a string").toEqual(["/x"]);
+    expect(paths({ n: 1, tags: ["a", 2] }), "items: each element is checked at /index").toEqual(["/tags/1"]);
+    expect(paths({ n: 1, opt: { deep: "yes" } }), "properties: nested objects are checked at their path").toEqual(["/opt/deep"]);
+    expect(paths({ n: 1, mode: "b" }), "enum: a value outside the list").toEqual(["/mode"]);
+    expect(paths({ n: 1, nil: 0 }), "type null accepts only null").toEqual(["/nil"]);
+    expect(paths({ n: 1, other: 1 }), "additionalProperties false: an unlisted key").toEqual(["/other"]);
+    expect(paths([]), "a wrong type at the root is one problem at \"\"").toEqual([""]);
+    for (const p of checkArguments(schema, {})) expect(typeof p.message, "every problem has a string message").toBe("string");
   });
 
   l2("checkArguments: other keywords are ignored; properties not listed are allowed unless additionalProperties is false", () => {
-    expect(checkArguments({ type: "object", properties: { a: { type: "string", minLength: 5, format: "email" } } }, { a: "x", b: 1 })).toEqual([]);
-    expect(checkArguments({ type: "string" }, "s")).toEqual([]);
-    expect(checkArguments({ type: "boolean" }, "true").map((p) => p.path)).toEqual([""]);
+    expect(checkArguments({ type: "object", properties: { a: { type: "string", minLength: 5, format: "email" } } }, { a: "x", b: 1 }), "keywords outside the subset are ignored; unlisted properties are allowed").toEqual([]);
+    expect(checkArguments({ type: "string" }, "s"), "type string accepts a string").toEqual([]);
+    expect(checkArguments({ type: "boolean" }, "true").map((p) => p.path), "type boolean refuses the string \"true\"").toEqual([""]);
   });
 
   l2("checkArguments: own keys only; __proto__ and constructor are ordinary (unknown) keys", () => {
     const schema: JsonSchema = { type: "object", properties: {}, additionalProperties: false };
     const value = JSON.parse('{"__proto__": {"polluted": true}, "constructor": 1}');
-    expect(checkArguments(schema, value).map((p) => p.path).sort()).toEqual(["/__proto__", "/constructor"]);
-    expect(checkArguments({ type: "object", required: ["toString"] }, {}).map((p) => p.path)).toEqual(["/toString"]);
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(checkArguments(schema, value).map((p) => p.path).sort(), "own keys only: __proto__ and constructor are ordinary unknown keys").toEqual(["/__proto__", "/constructor"]);
+    expect(checkArguments({ type: "object", required: ["toString"] }, {}).map((p) => p.path), "required looks for own keys: toString on the prototype does not count").toEqual(["/toString"]);
+    expect(({} as Record<string, unknown>).polluted, "checking never pollutes Object.prototype").toBeUndefined();
   });
 });
 
@@ -179,31 +180,44 @@ describe("6. Timeouts and retries", () => {
     const model = scriptedModel([reply.calls(["hang", {}]), reply.text("moved on")]);
     const hang = tools.hang("hang");
     const r = await run({ model, tools: [hang], clock, toolTimeoutMs: 5000, retries: 0 });
-    expect(r.status).toBe("completed");
-    expect(errorCode(toolMessages(r)[0])).toBe("timeout");
-    expect(clock.now()).toBe(5000);
-    expect(hang.contexts[0].signal.aborted).toBe(true);
+    expect(r.status, "a timed-out tool does not stop the loop").toBe("completed");
+    expect(errorCode(toolMessages(r)[0]), "a hanging tool: timeout").toBe("timeout");
+    expect(clock.now(), "the timeout fires at toolTimeoutMs of clock time").toBe(5000);
+    expect(hang.contexts[0].signal.aborted, "a timed-out attempt's ctx.signal is aborted").toBe(true);
+  });
+
+  l2("a timed-out attempt's ctx.signal is aborted, so the tool can stop its work", async () => {
+    const clock = new FakeClock();
+    let stoppedAt: number | undefined;
+    const worker = spyTool("worker", (_args, ctx) => {
+      ctx.signal.addEventListener("abort", () => (stoppedAt = clock.now()));
+      return new Promise(() => {});
+    }, { timeoutMs: 120, retries: 0 });
+    const r = await run({ model: scriptedModel([reply.calls(["worker", {}]), reply.text("ok")]), tools: [worker], clock });
+    expect(errorCode(toolMessages(r)[0]), "the hanging attempt timed out").toBe("timeout");
+    expect(worker.contexts[0].signal.aborted, "a timed-out attempt's ctx.signal is aborted").toBe(true);
+    expect(stoppedAt, "the signal fires when the timeout wins, at 120 ms").toBe(120);
   });
 
   l2("a tool's own timeoutMs overrides toolTimeoutMs; the default is 30000 ms", async () => {
     const clock = new FakeClock();
     const model = scriptedModel([reply.calls(["a", {}]), reply.text("ok")]);
     await run({ model, tools: [tools.hang("a", { timeoutMs: 250 })], clock, toolTimeoutMs: 5000, retries: 0 });
-    expect(clock.now()).toBe(250);
+    expect(clock.now(), "a tool's own timeoutMs overrides toolTimeoutMs").toBe(250);
     const clock2 = new FakeClock();
     const model2 = scriptedModel([reply.calls(["a", {}]), reply.text("ok")]);
     const r2 = await run({ model: model2, tools: [tools.hang("a")], clock: clock2, retries: 0 });
-    expect(errorCode(toolMessages(r2)[0])).toBe("timeout");
-    expect(clock2.now()).toBe(30_000);
+    expect(errorCode(toolMessages(r2)[0]), "the default timeout gives timeout").toBe("timeout");
+    expect(clock2.now(), "the default toolTimeoutMs is 30000 ms").toBe(30_000);
   });
 
   l1("a retryable failure is retried and the call succeeds", async () => {
     const t = tools.flaky("flaky", 2, { fine: true });
     const model = scriptedModel([reply.calls(["flaky", {}]), reply.text("ok")]);
     const r = await run({ model, tools: [t], retries: 2 });
-    expect(t.executions).toBe(3);
-    expect(envelope(toolMessages(r)[0])).toEqual({ ok: true, data: { fine: true } });
-    expect(t.contexts.map((c) => c.attempt)).toEqual([1, 2, 3]);
+    expect(t.executions, "two retryable failures, then success: three executions").toBe(3);
+    expect(envelope(toolMessages(r)[0]), "the retried call's final result").toEqual({ ok: true, data: { fine: true } });
+    expect(t.contexts.map((c) => c.attempt), "ctx.attempt counts 1, 2, 3").toEqual([1, 2, 3]);
   });
 
   l2("backoff is exponential: waits of base, 2 x base, 4 x base before retries 1, 2, 3", async () => {
@@ -215,8 +229,8 @@ describe("6. Timeouts and retries", () => {
     });
     const model = scriptedModel([reply.calls(["t", {}]), reply.text("ok")]);
     await run({ model, tools: [t], clock, retries: 3, backoffBaseMs: 100 });
-    expect(times).toEqual([0, 100, 300, 700]);
-    expect([1, 2, 3, 4].map((k) => backoffDelay(k, 50))).toEqual([50, 100, 200, 400]);
+    expect(times, "backoff waits 100, 200, 400 ms before retries 1, 2, 3").toEqual([0, 100, 300, 700]);
+    expect([1, 2, 3, 4].map((k) => backoffDelay(k, 50)), "backoffDelay(k, base) = base * 2 ** (k - 1)").toEqual([50, 100, 200, 400]);
   });
 
   l2("a timeout is retryable: each attempt has its own timeout, backoff between them", async () => {
@@ -224,22 +238,22 @@ describe("6. Timeouts and retries", () => {
     const hang = tools.hang("hang");
     const model = scriptedModel([reply.calls(["hang", {}]), reply.text("ok")]);
     await run({ model, tools: [hang], clock, toolTimeoutMs: 1000, retries: 2, backoffBaseMs: 10 });
-    expect(hang.executions).toBe(3);
+    expect(hang.executions, "a timeout is retryable: 1 + 2 executions").toBe(3);
     // 1000 + 10 + 1000 + 20 + 1000
-    expect(clock.now()).toBe(3030);
+    expect(clock.now(), "each attempt has its own timeout, with backoff between them").toBe(3030);
   });
 
   l1("after the last retry: a degraded 'tool unavailable' message (code unavailable), not a crash", async () => {
     const t = tools.transient("search");
     const model = scriptedModel([reply.calls(["search", {}]), reply.text("I could not search")]);
     const r = await run({ model, tools: [t], retries: 2 });
-    expect(r.status).toBe("completed");
-    expect(t.executions).toBe(3);
+    expect(r.status, "persistent transient failures do not crash the run").toBe("completed");
+    expect(t.executions, "1 + retries executions").toBe(3);
     const e = envelope(toolMessages(r)[0]);
-    expect(e.ok).toBe(false);
+    expect(e.ok, "the degraded answer is an error envelope").toBe(false);
     if (!e.ok) {
-      expect(e.error.code).toBe("unavailable");
-      expect(e.error.message.startsWith("tool unavailable")).toBe(true);
+      expect(e.error.code, "after the last retry: code unavailable").toBe("unavailable");
+      expect(e.error.message.startsWith("tool unavailable"), "the degraded message starts with \"tool unavailable\"").toBe(true);
     }
   });
 
@@ -248,10 +262,10 @@ describe("6. Timeouts and retries", () => {
     const b = tools.transient("b", { retries: 0 });
     const model = scriptedModel([reply.calls(["a", {}], ["b", {}]), reply.text("ok")]);
     const r = await run({ model, tools: [a, b] });
-    expect(a.executions).toBe(3);
-    expect(b.executions).toBe(1);
+    expect(a.executions, "retries defaults to 2: three executions").toBe(3);
+    expect(b.executions, "a tool's own retries (0) overrides the default").toBe(1);
     // With no retry allowed, the failure keeps its own code.
-    expect(toolMessages(r).map(errorCode)).toEqual(["unavailable", "tool_error"]);
+    expect(toolMessages(r).map(errorCode), "with retries 0 the failure keeps its own code").toEqual(["unavailable", "tool_error"]);
   });
 
   l2("a non-retryable error is never retried", async () => {
@@ -259,38 +273,38 @@ describe("6. Timeouts and retries", () => {
     const model = scriptedModel([reply.calls(["boom", {}]), reply.text("ok")]);
     const clock = new FakeClock();
     const r = await run({ model, tools: [t], retries: 5, clock });
-    expect(t.executions).toBe(1);
-    expect(clock.now()).toBe(0);
-    expect(errorCode(toolMessages(r)[0])).toBe("tool_error");
+    expect(t.executions, "a non-retryable error is never retried").toBe(1);
+    expect(clock.now(), "no backoff wait for a non-retryable error").toBe(0);
+    expect(errorCode(toolMessages(r)[0]), "a non-retryable error: tool_error").toBe("tool_error");
   });
 
   l2("an argument error is never retried: no execution, no wait, retries 0 in the trace", async () => {
-    const t = tools.ok("get_weather", "x", { parameters: citySchema });
+    const t = tools.ok("get_weather", "x", { parameters: citySchema() });
     const clock = new FakeClock();
     const model = scriptedModel([reply.calls(["get_weather", { city: 1 }]), reply.text("ok")]);
     const r = await run({ model, tools: [t], retries: 5, clock });
-    expect(t.executions).toBe(0);
-    expect(clock.now()).toBe(0);
-    expect(errorCode(toolMessages(r)[0])).toBe("invalid_arguments");
-    expect(toolEvents(r).map((e) => e.type === "tool_call" && e.retries)).toEqual([0]);
+    expect(t.executions, "an argument error is never executed").toBe(0);
+    expect(clock.now(), "no backoff wait for an argument error").toBe(0);
+    expect(errorCode(toolMessages(r)[0]), "an argument error: invalid_arguments").toBe("invalid_arguments");
+    expect(toolEvents(r).map((e) => e.type === "tool_call" && e.retries), "an argument error makes no retry: retries 0 in the trace").toEqual([0]);
   });
 
   l2("systemClock: now() is Date.now(); sleep waits on a real timer and rejects when its signal aborts", async () => {
     const before = Date.now();
     const now = systemClock.now();
-    expect(now).toBeGreaterThanOrEqual(before);
-    expect(now).toBeLessThanOrEqual(Date.now());
+    expect(now, "systemClock.now() is Date.now()").toBeGreaterThanOrEqual(before);
+    expect(now, "systemClock.now() is Date.now()").toBeLessThanOrEqual(Date.now());
     let slept = false;
     const sleeping = systemClock.sleep(20).then(() => (slept = true));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(slept).toBe(false);
+    expect(slept, "systemClock.sleep waits on a real timer: not resolved at once").toBe(false);
     await sleeping;
-    expect(slept).toBe(true);
+    expect(slept, "systemClock.sleep resolves after its time").toBe(true);
     const controller = new AbortController();
     const pending = systemClock.sleep(60_000, controller.signal);
     controller.abort(new Error("stop"));
-    await expect(pending).rejects.toThrow("stop");
-    await expect(systemClock.sleep(10, AbortSignal.abort())).rejects.toBeDefined();
+    await expect(pending, "systemClock.sleep rejects with the signal's reason when it aborts").rejects.toThrow("stop");
+    await expect(systemClock.sleep(10, AbortSignal.abort()), "systemClock.sleep rejects at once on an aborted signal").rejects.toBeDefined();
   });
 
   l3("a retried call records its retries in the trace", async () => {
@@ -298,7 +312,7 @@ describe("6. Timeouts and retries", () => {
     const model = scriptedModel([reply.calls(["f", {}]), reply.text("ok")]);
     const r = await run({ model, tools: [t] });
     const [e] = toolEvents(r);
-    expect(e.type === "tool_call" && [e.outcome, e.retries]).toEqual(["ok", 1]);
+    expect(e.type === "tool_call" && [e.outcome, e.retries], "the trace records the retries of a retried call").toEqual(["ok", 1]);
   });
 });
 
@@ -307,8 +321,8 @@ describe("7. Truncation: big results are cut to maxResultChars with a marker", (
     const model = scriptedModel([reply.calls(["big", {}]), reply.text("ok")]);
     const r = await run({ model, tools: [tools.huge("big", 100_000)], maxResultChars: 1000 });
     const e = envelope(toolMessages(r)[0]);
-    expect(e.ok).toBe(true);
-    expect(e.ok && e.data).toBe("x".repeat(1000) + "…[truncated 99000 chars]");
+    expect(e.ok, "a cut result is still an ok envelope").toBe(true);
+    expect(e.ok && e.data, "a result over maxResultChars: the first maxResultChars characters and the marker").toBe("x".repeat(1000) + "…[truncated 99000 chars]");
   });
 
   l2("a structured result is measured and cut as its JSON text", async () => {
@@ -317,32 +331,32 @@ describe("7. Truncation: big results are cut to maxResultChars with a marker", (
     const r = await run({ model, tools: [tools.ok("rows", rows)], maxResultChars: 50 });
     const text = JSON.stringify(rows);
     const e = envelope(toolMessages(r)[0]);
-    expect(e.ok && e.data).toBe(text.slice(0, 50) + `…[truncated ${text.length - 50} chars]`);
+    expect(e.ok && e.data, "a structured result is cut as its JSON text").toBe(text.slice(0, 50) + `…[truncated ${text.length - 50} chars]`);
   });
 
   l2("a result within the budget is kept as it is (no marker); the default budget is 4000", async () => {
     const model = scriptedModel([reply.calls(["a", {}], ["b", {}]), reply.text("ok")]);
     const r = await run({ model, tools: [tools.huge("a", 4000), tools.huge("b", 4001)] });
     const [a, b] = toolMessages(r).map(envelope);
-    expect(a).toEqual({ ok: true, data: "x".repeat(4000) });
-    expect(b).toEqual({ ok: true, data: "x".repeat(4000) + "…[truncated 1 chars]" });
+    expect(a, "a result of exactly the budget is kept as it is").toEqual({ ok: true, data: "x".repeat(4000) });
+    expect(b, "the default budget is 4000: one more character is cut").toEqual({ ok: true, data: "x".repeat(4000) + "…[truncated 1 chars]" });
   });
 
   l2("truncateText counts code points: an emoji is never cut in half", () => {
-    expect(truncateText("😀😀😀", 2)).toBe("😀😀…[truncated 1 chars]");
-    expect(truncateText("北京上海", 4)).toBe("北京上海");
-    expect(truncateText("abc", 0)).toBe("…[truncated 3 chars]");
+    expect(truncateText("😀😀😀", 2), "truncateText counts code points: an emoji is never cut in half").toBe("😀😀…[truncated 1 chars]");
+    expect(truncateText("北京上海", 4), "truncateText: text within max is unchanged").toBe("北京上海");
+    expect(truncateText("abc", 0), "truncateText with max 0: only the marker").toBe("…[truncated 3 chars]");
   });
 
   l3("a long error message is cut too", async () => {
     const model = scriptedModel([reply.calls(["boom", {}]), reply.text("ok")]);
     const r = await run({ model, tools: [tools.throws("boom", () => new Error("y".repeat(5000)))], maxResultChars: 100 });
     const e = envelope(toolMessages(r)[0]);
-    expect(e.ok).toBe(false);
+    expect(e.ok, "a throwing tool's long message is an error envelope").toBe(false);
     if (!e.ok) {
-      expect(e.error.code).toBe("tool_error");
-      expect(e.error.message).toContain("…[truncated ");
-      expect(Array.from(e.error.message).length).toBeLessThan(150);
+      expect(e.error.code, "the long error is tool_error").toBe("tool_error");
+      expect(e.error.message, "a long error message is cut with the marker").toContain("…[truncated ");
+      expect(Array.from(e.error.message).length, "the cut message is near maxResultChars long").toBeLessThan(150);
     }
   });
 });

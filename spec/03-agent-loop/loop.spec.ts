@@ -10,24 +10,24 @@ describe("1. The loop: ask, run, feed back, end on a plain answer", () => {
   l1("a reply without tool calls ends the run with status completed and its text", async () => {
     const model = scriptedModel([reply.text("你好！")]);
     const r = await run({ model });
-    expect(r.status).toBe("completed");
-    expect(r.finalText).toBe("你好！");
-    expect(r.steps).toBe(1);
-    expect(r.messages).toEqual([...USER, { role: "assistant", content: "你好！" }]);
+    expect(r.status, "a reply without calls ends the run: status completed").toBe("completed");
+    expect(r.finalText, "finalText is the plain reply's content").toBe("你好！");
+    expect(r.steps, "steps counts the requests made: one").toBe(1);
+    expect(r.messages, "messages: the caller's, then the assistant's answer").toEqual([...USER, { role: "assistant", content: "你好！" }]);
   });
 
   l1("a tool call is run, its result fed back, and the next reply ends the run", async () => {
     const tool = weather();
     const model = scriptedModel([reply.calls(["get_weather", { city: "北京" }]), reply.text("北京 21°C")]);
     const r = await run({ model, tools: [tool] });
-    expect(r.status).toBe("completed");
-    expect(r.finalText).toBe("北京 21°C");
-    expect(r.steps).toBe(2);
-    expect(tool.calls).toEqual([{ city: "北京" }]);
+    expect(r.status, "after the tool's result the plain reply completes the run").toBe("completed");
+    expect(r.finalText, "finalText is the last reply's content").toBe("北京 21°C");
+    expect(r.steps, "steps: two requests").toBe(2);
+    expect(tool.calls, "the tool gets the call's arguments as an object").toEqual([{ city: "北京" }]);
     // The second request shows the model its call and the result.
     const seen = model.requests[1].messages;
-    expect(seen.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
-    expect(envelope(toolMessages(r)[0])).toEqual({ ok: true, data: { city: "北京", temp_c: 21 } });
+    expect(seen.map((m) => m.role), "the second request shows the call and its tool message").toEqual(["system", "user", "assistant", "tool"]);
+    expect(envelope(toolMessages(r)[0]), "the tool message holds the ok envelope with the result").toEqual({ ok: true, data: { city: "北京", temp_c: 21 } });
   });
 
   l1("usage is summed over every reply; total_tokens is input + output", async () => {
@@ -36,7 +36,7 @@ describe("1. The loop: ask, run, feed back, end on a plain answer", () => {
       reply.withUsage(reply.text("ok"), 150, 30),
     ]);
     const r = await run({ model, tools: [weather()] });
-    expect(r.usage).toEqual({ input_tokens: 250, output_tokens: 50, total_tokens: 300 });
+    expect(r.usage, "usage sums every reply; total_tokens = input + output").toEqual({ input_tokens: 250, output_tokens: 50, total_tokens: 300 });
   });
 
   l1("the model gets the tool definitions (no execute) and the toolChoice on every request", async () => {
@@ -44,10 +44,10 @@ describe("1. The loop: ask, run, feed back, end on a plain answer", () => {
     tool.parameters = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
     const model = scriptedModel([reply.calls(["get_weather", { city: "x" }]), reply.text("ok")]);
     await run({ model, tools: [tool] });
-    expect(model.requests).toHaveLength(2);
+    expect(model.requests, "two requests were made").toHaveLength(2);
     for (const req of model.requests) {
-      expect(req.tools).toEqual([{ name: "get_weather", description: tool.description, parameters: tool.parameters }]);
-      expect(req.toolChoice).toBe("auto");
+      expect(req.tools, "the model sees definitions only: name, description, parameters").toEqual([{ name: "get_weather", description: tool.description, parameters: tool.parameters }]);
+      expect(req.toolChoice, "toolChoice defaults to \"auto\", on every request").toBe("auto");
     }
   });
 
@@ -55,16 +55,16 @@ describe("1. The loop: ask, run, feed back, end on a plain answer", () => {
     const initial = freshUser();
     const model = scriptedModel([reply.calls(["get_weather", {}]), reply.text("ok")]);
     const r = await run({ model, tools: [weather()], messages: initial });
-    expect(initial).toEqual(USER);
-    expect(r.messages.slice(0, 2)).toEqual(USER);
-    expect(r.messages.length).toBe(5);
+    expect(initial, "the caller's messages array is never mutated").toEqual(USER);
+    expect(r.messages.slice(0, 2), "the result's messages start with the caller's").toEqual(USER);
+    expect(r.messages.length, "result messages: 2 of the caller's, assistant, tool, assistant").toBe(5);
   });
 
   l2("arguments given as an object or as a JSON string both reach the tool as an object", async () => {
     const tool = tools.echo("echo");
     const model = scriptedModel([reply.calls(["echo", { a: 1 }], ["echo", '{"b": [2]}']), reply.text("ok")]);
     await run({ model, tools: [tool] });
-    expect(tool.calls).toEqual([{ a: 1 }, { b: [2] }]);
+    expect(tool.calls, "object and JSON-text arguments both reach the tool as objects").toEqual([{ a: 1 }, { b: [2] }]);
   });
 
   l2("empty, null and missing arguments mean {}", async () => {
@@ -74,17 +74,17 @@ describe("1. The loop: ask, run, feed back, end on a plain answer", () => {
       reply.text("ok"),
     ]);
     await run({ model, tools: [tool], maxRepeatedCalls: 10 });
-    expect(tool.calls).toEqual([{}, {}, {}]);
+    expect(tool.calls, "\"\", null and missing arguments all mean {}").toEqual([{}, {}, {}]);
   });
 
   l2("the runId option is used; without it every run gets a distinct one", async () => {
     const a = await run({ model: scriptedModel([reply.text("a")]), runId: "run-42" });
-    expect(a.runId).toBe("run-42");
+    expect(a.runId, "the runId option is used as given").toBe("run-42");
     const b = await run({ model: scriptedModel([reply.text("b")]) });
     const c = await run({ model: scriptedModel([reply.text("c")]) });
-    expect(typeof b.runId).toBe("string");
-    expect(b.runId.length).toBeGreaterThan(0);
-    expect(b.runId).not.toBe(c.runId);
+    expect(typeof b.runId, "a generated runId is a string").toBe("string");
+    expect(b.runId.length, "a generated runId is not empty").toBeGreaterThan(0);
+    expect(b.runId, "two runs without runId get distinct ids").not.toBe(c.runId);
   });
 });
 
@@ -96,10 +96,10 @@ describe("2. History: one assistant message with all its calls, then one tool me
     ]);
     const r = await run({ model, tools: [weather(), tools.ok("get_time", "12:00")] });
     const added = r.messages.slice(2);
-    expect(added.map((m) => m.role)).toEqual(["assistant", "tool", "tool", "tool", "assistant"]);
+    expect(added.map((m) => m.role), "one assistant message with all calls, then one tool message per call").toEqual(["assistant", "tool", "tool", "tool", "assistant"]);
     const asst = assistantMessages(r)[0];
-    expect(asst.tool_calls?.map((c) => c.id)).toEqual(["c1", "c2", "c3"]);
-    expect(toolMessages(r).map((m) => [m.tool_call_id, m.name])).toEqual([
+    expect(asst.tool_calls?.map((c) => c.id), "the assistant message carries every call's id, in order").toEqual(["c1", "c2", "c3"]);
+    expect(toolMessages(r).map((m) => [m.tool_call_id, m.name]), "one tool message per call, in call order, with its name").toEqual([
       ["c1", "get_weather"],
       ["c2", "get_weather"],
       ["c3", "get_time"],
@@ -110,9 +110,9 @@ describe("2. History: one assistant message with all its calls, then one tool me
     const model = scriptedModel([reply.calls(["get_weather", { city: "北京" }, "c1"], ["get_weather", '{"city":"上海"}', "c2"]), reply.text("ok")]);
     const r = await run({ model, tools: [weather()] });
     const calls = assistantMessages(r)[0].tool_calls ?? [];
-    expect(calls.map((c) => typeof c.arguments)).toEqual(["string", "string"]);
-    expect(JSON.parse(calls[0].arguments)).toEqual({ city: "北京" });
-    expect(calls[1].arguments).toBe('{"city":"上海"}');
+    expect(calls.map((c) => typeof c.arguments), "in the history a call's arguments are JSON text").toEqual(["string", "string"]);
+    expect(JSON.parse(calls[0].arguments), "object arguments become their JSON text").toEqual({ city: "北京" });
+    expect(calls[1].arguments, "string arguments are kept verbatim").toBe('{"city":"上海"}');
   });
 
   l2("tool messages follow the calls' order even when the calls finish in the reverse order", async () => {
@@ -120,14 +120,14 @@ describe("2. History: one assistant message with all its calls, then one tool me
     const t = [300, 200, 100].map((ms, i) => tools.slow(`t${i}`, clock, ms, { i }));
     const model = scriptedModel([reply.calls(["t0", {}, "a"], ["t1", {}, "b"], ["t2", {}, "c"]), reply.text("ok")]);
     const r = await run({ model, tools: t, clock });
-    expect(toolMessages(r).map((m) => m.tool_call_id)).toEqual(["a", "b", "c"]);
-    expect(toolMessages(r).map((m) => envelope(m))).toEqual([0, 1, 2].map((i) => ({ ok: true, data: { i } })));
+    expect(toolMessages(r).map((m) => m.tool_call_id), "tool messages follow the calls' order, not the finish order").toEqual(["a", "b", "c"]);
+    expect(toolMessages(r).map((m) => envelope(m)), "each tool message holds its own call's result").toEqual([0, 1, 2].map((i) => ({ ok: true, data: { i } })));
   });
 
   l2("every tool message has is_error: false on success and true on failure", async () => {
     const model = scriptedModel([reply.calls(["get_weather", {}, "a"], ["nope", {}, "b"]), reply.text("ok")]);
     const r = await run({ model, tools: [weather()] });
-    expect(toolMessages(r).map((m) => m.is_error)).toEqual([false, true]);
+    expect(toolMessages(r).map((m) => m.is_error), "is_error is false on success, true on failure").toEqual([false, true]);
   });
 
   l2("a call without an id gets a generated one, unique in the run, used by its tool message", async () => {
@@ -138,17 +138,17 @@ describe("2. History: one assistant message with all its calls, then one tool me
     ]);
     const r = await run({ model, tools: [weather()] });
     const ids = assistantMessages(r).flatMap((m) => (m.tool_calls ?? []).map((c) => c.id));
-    expect(ids).toHaveLength(4);
-    expect(new Set(ids).size).toBe(4);
-    for (const id of ids) expect(typeof id === "string" && id.length > 0).toBe(true);
-    expect(toolMessages(r).map((m) => m.tool_call_id)).toEqual(ids);
+    expect(ids, "four calls, four ids").toHaveLength(4);
+    expect(new Set(ids).size, "ids are unique in a run (missing and duplicate ids are replaced)").toBe(4);
+    for (const id of ids) expect(typeof id === "string" && id.length > 0, "every call gets a non-empty string id").toBe(true);
+    expect(toolMessages(r).map((m) => m.tool_call_id), "tool messages answer the calls' ids, in order").toEqual(ids);
   });
 
   l2("the assistant's text next to its calls is kept", async () => {
     const model = scriptedModel([{ ...reply.calls(["get_weather", {}]), content: "让我查一下。" }, reply.text("ok")]);
     const r = await run({ model, tools: [weather()] });
-    expect(assistantMessages(r)[0].content).toBe("让我查一下。");
-    expect(assistantMessages(r)[0].tool_calls).toHaveLength(1);
+    expect(assistantMessages(r)[0].content, "the assistant's text next to its calls is kept").toBe("让我查一下。");
+    expect(assistantMessages(r)[0].tool_calls, "the calls stay on the same assistant message").toHaveLength(1);
   });
 });
 
@@ -158,9 +158,9 @@ describe("3. Concurrency: independent calls of one step run at the same time", (
     const t = ["a", "b", "c", "d", "e"].map((n) => tools.slow(n, clock, 100));
     const model = scriptedModel([reply.calls(...t.map((x) => [x.name, {}] as [string, object])), reply.text("ok")]);
     const r = await run({ model, tools: t, clock, concurrency: 10 });
-    expect(r.status).toBe("completed");
-    expect(toolMessages(r)).toHaveLength(5);
-    expect(clock.now()).toBe(100);
+    expect(r.status, "the step completes").toBe("completed");
+    expect(toolMessages(r), "one tool message per call").toHaveLength(5);
+    expect(clock.now(), "five 100 ms calls run together: the step ends at 100 ms").toBe(100);
   });
 
   l2("the concurrency cap is respected: 6 calls with concurrency 2 take 300 ms, never more than 2 in flight", async () => {
@@ -168,10 +168,10 @@ describe("3. Concurrency: independent calls of one step run at the same time", (
     const tool = tools.slow("work", clock, 100);
     const model = scriptedModel([reply.calls(...Array.from({ length: 6 }, (_, i) => ["work", { i }] as [string, object])), reply.text("ok")]);
     const r = await run({ model, tools: [tool], clock, concurrency: 2 });
-    expect(tool.executions).toBe(6);
-    expect(tool.maxInFlight).toBe(2);
-    expect(clock.now()).toBe(300);
-    expect(toolMessages(r)).toHaveLength(6);
+    expect(tool.executions, "every call ran").toBe(6);
+    expect(tool.maxInFlight, "the concurrency cap: never more than 2 in flight").toBe(2);
+    expect(clock.now(), "six 100 ms calls two at a time: 300 ms").toBe(300);
+    expect(toolMessages(r), "one tool message per call").toHaveLength(6);
   });
 
   l3("the default concurrency is 4", async () => {
@@ -179,8 +179,8 @@ describe("3. Concurrency: independent calls of one step run at the same time", (
     const tool = tools.slow("work", clock, 100);
     const model = scriptedModel([reply.calls(...Array.from({ length: 8 }, (_, i) => ["work", { i }] as [string, object])), reply.text("ok")]);
     await run({ model, tools: [tool], clock });
-    expect(tool.maxInFlight).toBe(4);
-    expect(clock.now()).toBe(200);
+    expect(tool.maxInFlight, "the default concurrency is 4").toBe(4);
+    expect(clock.now(), "eight 100 ms calls four at a time: 200 ms").toBe(200);
   });
 });
 
@@ -191,33 +191,33 @@ describe("4. Stops: every way a run ends is a status", () => {
     const model = forever();
     const tool = weather();
     const r = await run({ model, tools: [tool], maxSteps: 3 });
-    expect(r.status).toBe("max_steps");
-    expect(r.steps).toBe(3);
-    expect(model.requests).toHaveLength(3);
-    expect(r.finalText).toBeNull();
+    expect(r.status, "maxSteps reached: status max_steps").toBe("max_steps");
+    expect(r.steps, "steps = maxSteps").toBe(3);
+    expect(model.requests, "the model is asked at most maxSteps times").toHaveLength(3);
+    expect(r.finalText, "finalText is null for max_steps").toBeNull();
     // The last reply's calls were run and answered before stopping.
-    expect(tool.executions).toBe(3);
-    expect(toolMessages(r)).toHaveLength(3);
+    expect(tool.executions, "the last reply's calls ran before the stop").toBe(3);
+    expect(toolMessages(r), "every call was answered before the stop").toHaveLength(3);
   });
 
   l2("maxSteps defaults to 10", async () => {
     const model = forever();
     const r = await run({ model, tools: [weather()] });
-    expect(r.status).toBe("max_steps");
-    expect(model.requests).toHaveLength(10);
+    expect(r.status, "maxSteps defaults to 10: status max_steps").toBe("max_steps");
+    expect(model.requests, "maxSteps defaults to 10: ten requests").toHaveLength(10);
   });
 
   l1("repeated_call: the same call N times in a row stops the run; the Nth is not run but answered", async () => {
     const tool = weather();
     const model = scriptedModel(Array.from({ length: 10 }, () => reply.calls(["get_weather", { city: "北京", unit: "c" }])));
     const r = await run({ model, tools: [tool], maxRepeatedCalls: 3 });
-    expect(r.status).toBe("repeated_call");
-    expect(r.steps).toBe(3);
-    expect(tool.executions).toBe(2);
+    expect(r.status, "N identical calls in a row: status repeated_call").toBe("repeated_call");
+    expect(r.steps, "the streak is reached at the third request").toBe(3);
+    expect(tool.executions, "the call that completes the streak does not run").toBe(2);
     const msgs = toolMessages(r);
-    expect(msgs).toHaveLength(3);
-    expect(errorCode(msgs[2])).toBe("repeated_call");
-    expect(msgs[2].is_error).toBe(true);
+    expect(msgs, "the refused call is still answered").toHaveLength(3);
+    expect(errorCode(msgs[2]), "the refused call's code is repeated_call").toBe("repeated_call");
+    expect(msgs[2].is_error, "a repeated_call envelope is an error").toBe(true);
   });
 
   l2("repeated_call compares canonical arguments: key order does not make a call different", async () => {
@@ -228,8 +228,8 @@ describe("4. Stops: every way a run ends is a status", () => {
       reply.text("never"),
     ]);
     const r = await run({ model, tools: [weather()], maxRepeatedCalls: 3 });
-    expect(r.status).toBe("repeated_call");
-    expect(model.requests).toHaveLength(3);
+    expect(r.status, "key order does not make a call different: the third is a repeat").toBe("repeated_call");
+    expect(model.requests, "the run stops at the third request").toHaveLength(3);
   });
 
   l2("calls that alternate or differ in arguments are not repeated calls", async () => {
@@ -242,69 +242,69 @@ describe("4. Stops: every way a run ends is a status", () => {
       reply.text("done"),
     ];
     const r = await run({ model: scriptedModel(script), tools: [weather()], maxRepeatedCalls: 3 });
-    expect(r.status).toBe("completed");
+    expect(r.status, "alternating calls break the streak: the run completes").toBe("completed");
   });
 
   l2("repeats are counted across the calls of one reply too (default N = 3)", async () => {
     const tool = weather();
     const model = scriptedModel([reply.calls(["get_weather", { x: 1 }], ["get_weather", { x: 1 }], ["get_weather", { x: 1 }]), reply.text("no")]);
     const r = await run({ model, tools: [tool] });
-    expect(r.status).toBe("repeated_call");
-    expect(tool.executions).toBe(0);
-    expect(toolMessages(r).map(errorCode)).toEqual(["repeated_call", "repeated_call", "repeated_call"]);
+    expect(r.status, "repeats within one reply count: status repeated_call").toBe("repeated_call");
+    expect(tool.executions, "none of the repeating reply's calls run").toBe(0);
+    expect(toolMessages(r).map(errorCode), "each call of the repeating reply gets repeated_call").toEqual(["repeated_call", "repeated_call", "repeated_call"]);
   });
 
   l1("budget_exhausted: once the summed tokens reach tokenBudget the model is not asked again", async () => {
     const model = scriptedModel(Array.from({ length: 10 }, (_, i) => reply.withUsage(reply.calls(["get_weather", { i }]), 400, 100)));
     const tool = weather();
     const r = await run({ model, tools: [tool], tokenBudget: 1000 });
-    expect(r.status).toBe("budget_exhausted");
-    expect(model.requests).toHaveLength(2);
-    expect(r.usage.total_tokens).toBe(1000);
-    expect(tool.executions).toBe(2);
-    expect(toolMessages(r)).toHaveLength(2);
+    expect(r.status, "tokens used >= tokenBudget: budget_exhausted").toBe("budget_exhausted");
+    expect(model.requests, "the model is not asked once the budget is spent").toHaveLength(2);
+    expect(r.usage.total_tokens, "usage is summed over the two replies").toBe(1000);
+    expect(tool.executions, "the last reply's calls ran before the stop").toBe(2);
+    expect(toolMessages(r), "every call was answered").toHaveLength(2);
   });
 
   l2("a plain answer that crosses the budget still completes", async () => {
     const model = scriptedModel([reply.withUsage(reply.text("final"), 5000, 10)]);
     const r = await run({ model, tokenBudget: 100 });
-    expect(r.status).toBe("completed");
-    expect(r.finalText).toBe("final");
+    expect(r.status, "a plain answer that crosses the budget still completes").toBe("completed");
+    expect(r.finalText, "its text is the final answer").toBe("final");
   });
 
   l1("finished: a tool result { $finish: answer } ends the run with that answer", async () => {
     const done = tools.finish("submit", "报告已发送");
     const model = scriptedModel([reply.calls(["submit", {}]), reply.text("never asked")]);
     const r = await run({ model, tools: [done] });
-    expect(r.status).toBe("finished");
-    expect(r.finalText).toBe("报告已发送");
-    expect(model.requests).toHaveLength(1);
-    expect(toolMessages(r)).toHaveLength(1);
-    expect(envelope(toolMessages(r)[0]).ok).toBe(true);
+    expect(r.status, "a { $finish } result ends the run: status finished").toBe("finished");
+    expect(r.finalText, "finalText is the $finish string").toBe("报告已发送");
+    expect(model.requests, "the model is not asked again after $finish").toHaveLength(1);
+    expect(toolMessages(r), "the finishing call has its tool message").toHaveLength(1);
+    expect(envelope(toolMessages(r)[0]).ok, "the finishing call's envelope is ok").toBe(true);
   });
 
   l2("finished: the other calls of the finishing step still run and get their messages", async () => {
     const other = weather();
     const model = scriptedModel([reply.calls(["get_weather", {}], ["submit", {}], ["get_weather", { x: 1 }])]);
     const r = await run({ model, tools: [other, tools.finish("submit", "done")] });
-    expect(r.status).toBe("finished");
-    expect(other.executions).toBe(2);
-    expect(toolMessages(r)).toHaveLength(3);
+    expect(r.status, "the finishing step ends the run: status finished").toBe("finished");
+    expect(other.executions, "the other calls of the finishing step still run").toBe(2);
+    expect(toolMessages(r), "every call of the step gets its tool message").toHaveLength(3);
   });
 
   l2("a result with $finish that is not a string is ordinary data", async () => {
     const model = scriptedModel([reply.calls(["t", {}]), reply.text("ok")]);
     const r = await run({ model, tools: [tools.ok("t", { $finish: 42 })] });
-    expect(r.status).toBe("completed");
+    expect(r.status, "a non-string $finish is ordinary data: the run goes on").toBe("completed");
   });
 
   l1("aborted: an already-aborted signal ends the run before the model is asked", async () => {
     const model = scriptedModel([reply.text("no")]);
     const r = await run({ model, signal: AbortSignal.abort() });
-    expect(r.status).toBe("aborted");
-    expect(r.steps).toBe(0);
-    expect(model.requests).toHaveLength(0);
-    expect(r.messages).toEqual(USER);
+    expect(r.status, "a signal aborted before the run: status aborted").toBe("aborted");
+    expect(r.steps, "steps is 0 when aborted before the run").toBe(0);
+    expect(model.requests, "the model is never asked").toHaveLength(0);
+    expect(r.messages, "messages are the caller's only").toEqual(USER);
   });
 
   l3("aborted: aborting during a hanging tool ends the run; the call gets an aborted message, the tool's signal fires", async () => {
@@ -320,13 +320,13 @@ describe("4. Stops: every way a run ends is a status", () => {
       }),
       clock.sleep(5),
     ]);
-    expect(hang.executions).toBe(1);
+    expect(hang.executions, "the hanging tool started before the abort").toBe(1);
     controller.abort();
     const r = await p;
-    expect(r.status).toBe("aborted");
-    expect(model.requests).toHaveLength(1);
-    expect(toolMessages(r).map((m) => [m.tool_call_id, errorCode(m)])).toEqual([["h1", "aborted"]]);
-    expect(hang.contexts[0].signal.aborted).toBe(true);
+    expect(r.status, "an abort during a step: status aborted").toBe("aborted");
+    expect(model.requests, "the model is not asked again after an abort").toHaveLength(1);
+    expect(toolMessages(r).map((m) => [m.tool_call_id, errorCode(m)]), "the unfinished call gets an aborted envelope").toEqual([["h1", "aborted"]]);
+    expect(hang.contexts[0].signal.aborted, "the hanging tool's ctx.signal fires on abort").toBe(true);
   });
 
   l3("aborted: aborting while the model is thinking ends the run; the model's signal fires", async () => {
@@ -336,9 +336,9 @@ describe("4. Stops: every way a run ends is a status", () => {
     await new Promise((r) => setImmediate(r));
     controller.abort();
     const r = await p;
-    expect(r.status).toBe("aborted");
-    expect(r.steps).toBe(1);
-    expect(model.signals[0].aborted).toBe(true);
+    expect(r.status, "an abort while the model answers: status aborted").toBe("aborted");
+    expect(r.steps, "the one request made counts as a step").toBe(1);
+    expect(model.signals[0].aborted, "the model's request signal fires on abort").toBe(true);
   });
 
   l3("aborted: an abort during a backoff wait stops the retries", async () => {
@@ -350,8 +350,8 @@ describe("4. Stops: every way a run ends is a status", () => {
     });
     const model = scriptedModel([reply.calls(["flaky", {}]), reply.text("never")]);
     const r = await run({ model, tools: [flaky], clock, signal: controller.signal, retries: 5, backoffBaseMs: 1000 });
-    expect(r.status).toBe("aborted");
-    expect(flaky.executions).toBe(1);
-    expect(toolMessages(r).map(errorCode)).toEqual(["aborted"]);
+    expect(r.status, "an abort during a backoff wait: status aborted").toBe("aborted");
+    expect(flaky.executions, "the retry after the backoff is never made").toBe(1);
+    expect(toolMessages(r).map(errorCode), "the call gets an aborted envelope").toEqual(["aborted"]);
   });
 });

@@ -22,33 +22,33 @@ import { envelope, errorCode, run, toolEvents, toolMessages } from "./helpers.ts
 const SENSITIVE = [SECRET_KEY, BEARER.split(" ")[1], CN_PHONE, INTL_PHONE, ID_NUMBER, EMAIL];
 
 function expectClean(text: string) {
-  for (const s of SENSITIVE) expect(text).not.toContain(s);
-  expect(text).not.toContain("/home/deploy");
-  expect(text).not.toMatch(/\n\s*at /);
-  expect(text).not.toContain("weather.ts");
+  for (const s of SENSITIVE) expect(text, "no planted secret or personal data, unmasked").not.toContain(s);
+  expect(text, "no file path").not.toContain("/home/deploy");
+  expect(text, "no stack trace line").not.toMatch(/\n\s*at /);
+  expect(text, "no source file name").not.toContain("weather.ts");
 }
 
 describe("8. Isolation: masking and clean error text", () => {
   l1("maskSecrets replaces keys, tokens, phones, ID numbers and e-mails with the documented placeholders", () => {
-    expect(maskSecrets(`key ${SECRET_KEY} end`)).toBe("key [secret] end");
-    expect(maskSecrets(`auth: ${BEARER}`)).toBe("auth: Bearer [secret]");
-    expect(maskSecrets(`call ${CN_PHONE} now`)).toBe("call [phone] now");
-    expect(maskSecrets(`call +86 ${CN_PHONE}`)).toBe("call [phone]");
-    expect(maskSecrets(`call ${INTL_PHONE}.`)).toBe("call [phone].");
-    expect(maskSecrets(`id ${ID_NUMBER}`)).toBe("id [id_number]");
-    expect(maskSecrets(`id 110105194912310021;`)).toBe("id [id_number];");
-    expect(maskSecrets(`mail ${EMAIL}, ok`)).toBe("mail [email], ok");
-    expect(maskSecrets("电话13912345678，邮箱li.si@example.cn")).toBe("电话[phone]，邮箱[email]");
+    expect(maskSecrets(`key ${SECRET_KEY} end`), "an sk- API key: [secret]").toBe("key [secret] end");
+    expect(maskSecrets(`auth: ${BEARER}`), "a Bearer token: Bearer [secret]").toBe("auth: Bearer [secret]");
+    expect(maskSecrets(`call ${CN_PHONE} now`), "a Chinese mobile number: [phone]").toBe("call [phone] now");
+    expect(maskSecrets(`call +86 ${CN_PHONE}`), "a +86 mobile number: [phone]").toBe("call [phone]");
+    expect(maskSecrets(`call ${INTL_PHONE}.`), "an international number: [phone]").toBe("call [phone].");
+    expect(maskSecrets(`id ${ID_NUMBER}`), "an 18-digit ID number ending in X: [id_number]").toBe("id [id_number]");
+    expect(maskSecrets(`id 110105194912310021;`), "an 18-digit ID number: [id_number]").toBe("id [id_number];");
+    expect(maskSecrets(`mail ${EMAIL}, ok`), "an e-mail: [email]").toBe("mail [email], ok");
+    expect(maskSecrets("电话13912345678，邮箱li.si@example.cn"), "phone and e-mail next to Chinese text and punctuation").toBe("电话[phone]，邮箱[email]");
   });
 
   l2("maskSecrets: GitHub and AWS key shapes, sk-ant keys; ordinary text and numbers stay", () => {
-    expect(maskSecrets("ghp_" + "a1B2".repeat(9))).toBe("[secret]");
-    expect(maskSecrets("AKIAIOSFODNN7EXAMPLE")).toBe("[secret]");
-    expect(maskSecrets("sk-ant-api03-abcdefghijklmnop_QR")).toBe("[secret]");
+    expect(maskSecrets("ghp_" + "a1B2".repeat(9)), "a GitHub token: [secret]").toBe("[secret]");
+    expect(maskSecrets("AKIAIOSFODNN7EXAMPLE"), "an AWS access key id: [secret]").toBe("[secret]");
+    expect(maskSecrets("sk-ant-api03-abcdefghijklmnop_QR"), "an sk-ant key: [secret]").toBe("[secret]");
     const plain = "北京 21°C, order 12345, year 2024, price 1,299.00, task-sk-1 ok, 1234567890";
-    expect(maskSecrets(plain)).toBe(plain);
+    expect(maskSecrets(plain), "ordinary text and numbers are left alone").toBe(plain);
     // Too long to be a phone or an ID number: left alone.
-    expect(maskSecrets("1381234567890123456789")).toBe("1381234567890123456789");
+    expect(maskSecrets("1381234567890123456789"), "a digit run too long for a phone or ID number stays").toBe("1381234567890123456789");
   });
 
   l2("maskSecrets is linear: 1 MB of long letter and digit runs (no '@') in well under a second", () => {
@@ -57,9 +57,9 @@ describe("8. Isolation: masking and clean error text", () => {
     const big = ("a".repeat(5000) + " " + "1".repeat(5000) + " sk-" + "b".repeat(5000) + " " + EMAIL + " ").repeat(66);
     const started = performance.now();
     const masked = maskSecrets(big);
-    expect(performance.now() - started).toBeLessThan(1000);
-    expect(masked).not.toContain(EMAIL);
-    expect(masked).toContain("[email]");
+    expect(performance.now() - started, "maskSecrets stays linear on 1 MB of look-alike runs").toBeLessThan(1000);
+    expect(masked, "the e-mail after the long runs is still masked").not.toContain(EMAIL);
+    expect(masked, "the e-mail is replaced by [email]").toContain("[email]");
   });
 
   l1("a tool's result is masked before it reaches the messages", async () => {
@@ -67,7 +67,7 @@ describe("8. Isolation: masking and clean error text", () => {
     const model = scriptedModel([reply.calls(["lookup", {}]), reply.text("ok")]);
     const r = await run({ model, tools: [t] });
     expectClean(JSON.stringify(r.messages));
-    expect(envelope(toolMessages(r)[0])).toEqual({
+    expect(envelope(toolMessages(r)[0]), "every string of a result is masked, keys included, at any depth; numbers stay").toEqual({
       ok: true,
       data: { phone: "[phone]", note: "key=[secret]", nested: [{ mail: "[email]", id: "[id_number]" }], "[email]": 1 },
     });
@@ -78,18 +78,18 @@ describe("8. Isolation: masking and clean error text", () => {
     const model = scriptedModel([reply.calls(["weather", {}]), reply.text("ok")]);
     const r = await run({ model, tools: [tools.throws("weather")] });
     const [m] = toolMessages(r);
-    expect(errorCode(m)).toBe("tool_error");
+    expect(errorCode(m), "a thrown error: tool_error").toBe("tool_error");
     expectClean(m.content);
-    expect(m.content).toContain("connect failed for [email] with key [secret]");
-    expect(m.content).toContain("[path]");
+    expect(m.content, "the error's message is masked").toContain("connect failed for [email] with key [secret]");
+    expect(m.content, "paths in an error message become [path]").toContain("[path]");
   });
 
   l2("describeError: name and first line, paths replaced by [path], secrets masked", () => {
-    expect(describeError(leakyError("open /etc/app/secret.json failed"))).toBe("Error: open [path] failed");
-    expect(describeError(new RangeError("bad\n    at x (/a/b.js:1:1)"))).toBe("RangeError: bad");
-    expect(describeError(new Error(`see C:\\Users\\dev\\app.ts:3 and ./src/x.ts and ~/keys`))).toBe("Error: see [path] and [path] and [path]");
-    expect(describeError("plain string " + CN_PHONE)).toBe("plain string [phone]");
-    expect(describeError(new Error("5 / 3 is fine"))).toBe("Error: 5 / 3 is fine");
+    expect(describeError(leakyError("open /etc/app/secret.json failed")), "describeError: '<name>: <message>' with the path replaced").toBe("Error: open [path] failed");
+    expect(describeError(new RangeError("bad\n    at x (/a/b.js:1:1)")), "describeError keeps the first line only").toBe("RangeError: bad");
+    expect(describeError(new Error(`see C:\\Users\\dev\\app.ts:3 and ./src/x.ts and ~/keys`)), "describeError: Windows, relative and home paths become [path]").toBe("Error: see [path] and [path] and [path]");
+    expect(describeError("plain string " + CN_PHONE), "describeError: a thrown string is masked").toBe("plain string [phone]");
+    expect(describeError(new Error("5 / 3 is fine")), "describeError: a lone / is not a path").toBe("Error: 5 / 3 is fine");
   });
 
   l2("the completion answer and the policy's reason are masked too", async () => {
@@ -99,9 +99,9 @@ describe("8. Isolation: masking and clean error text", () => {
       tools: [tools.ok("a"), tools.finish("done", `sent to ${EMAIL}`)],
       policy: ({ call }) => (call.name === "a" ? { allow: false, reason: `user ${CN_PHONE} may not` } : { allow: true }),
     });
-    expect(r.status).toBe("finished");
-    expect(r.finalText).toBe("sent to [email]");
-    expect(toolMessages(r)[0].content).toContain("[phone]");
+    expect(r.status, "the run ends through the $finish result").toBe("finished");
+    expect(r.finalText, "the $finish answer is masked").toBe("sent to [email]");
+    expect(toolMessages(r)[0].content, "the policy's reason is masked").toContain("[phone]");
     expectClean(JSON.stringify(r.messages));
   });
 
@@ -111,8 +111,8 @@ describe("8. Isolation: masking and clean error text", () => {
     const trace = JSON.stringify(r.trace);
     expectClean(trace);
     const events = toolEvents(r);
-    expect(events).toHaveLength(2);
-    expect(trace).toContain("[secret]");
+    expect(events, "one tool_call event per call").toHaveLength(2);
+    expect(trace, "the trace's arguments are masked").toContain("[secret]");
   });
 });
 
@@ -124,26 +124,26 @@ describe("9. Approval, policy gate and toolChoice", () => {
     const asked: unknown[] = [];
     const model = scriptedModel([reply.calls(["delete_file", { path: "a.txt" }, "d1"]), reply.text("ok")]);
     const r = await run({ model, tools: [t], approve: (req) => (asked.push(req), true), runId: "r1" });
-    expect(t.executions).toBe(1);
-    expect(asked).toEqual([{ runId: "r1", call: { id: "d1", name: "delete_file", arguments: { path: "a.txt" } } }]);
-    expect(toolMessages(r)[0].is_error).toBe(false);
+    expect(t.executions, "an approved dangerous tool runs").toBe(1);
+    expect(asked, "approve gets { runId, call: { id, name, arguments } }").toEqual([{ runId: "r1", call: { id: "d1", name: "delete_file", arguments: { path: "a.txt" } } }]);
+    expect(toolMessages(r)[0].is_error, "the approved call's result is ok").toBe(false);
   });
 
   l1("denied: the dangerous tool does not run and the model is told (not_approved)", async () => {
     const t = dangerous();
     const model = scriptedModel([reply.calls(["delete_file", { path: "a.txt" }]), reply.text("ok, I won't")]);
     const r = await run({ model, tools: [t], approve: async () => false });
-    expect(t.executions).toBe(0);
-    expect(errorCode(toolMessages(r)[0])).toBe("not_approved");
-    expect(r.status).toBe("completed");
-    expect(model.requests[1].messages.at(-1)?.role).toBe("tool");
+    expect(t.executions, "a dangerous tool that was not approved never runs").toBe(0);
+    expect(errorCode(toolMessages(r)[0]), "not approved: not_approved").toBe("not_approved");
+    expect(r.status, "the loop goes on after not_approved").toBe("completed");
+    expect(model.requests[1].messages.at(-1)?.role, "the model reads the not_approved tool message").toBe("tool");
   });
 
   l2("fail closed: no approve callback, or one that throws, means not approved", async () => {
     const t = dangerous();
     const model = scriptedModel([reply.calls(["delete_file", {}]), reply.calls(["delete_file", { x: 1 }]), reply.text("ok")]);
     const r1 = await run({ model, tools: [t], approve: undefined, maxSteps: 1 });
-    expect(errorCode(toolMessages(r1)[0])).toBe("not_approved");
+    expect(errorCode(toolMessages(r1)[0]), "no approve callback: not_approved").toBe("not_approved");
     const model2 = scriptedModel([reply.calls(["delete_file", {}]), reply.text("ok")]);
     const r2 = await run({
       model: model2,
@@ -152,8 +152,8 @@ describe("9. Approval, policy gate and toolChoice", () => {
         throw new Error("ui crashed");
       },
     });
-    expect(errorCode(toolMessages(r2)[0])).toBe("not_approved");
-    expect(t.executions).toBe(0);
+    expect(errorCode(toolMessages(r2)[0]), "a throwing approve: not_approved").toBe("not_approved");
+    expect(t.executions, "fail closed: the dangerous tool never runs").toBe(0);
   });
 
   l2("approve is not asked for tools that are not dangerous", async () => {
@@ -161,16 +161,16 @@ describe("9. Approval, policy gate and toolChoice", () => {
     const t = tools.ok("read");
     const model = scriptedModel([reply.calls(["read", {}]), reply.text("ok")]);
     await run({ model, tools: [t], approve: () => (asked++, false) });
-    expect(asked).toBe(0);
-    expect(t.executions).toBe(1);
+    expect(asked, "approve is never asked about a tool that is not dangerous").toBe(0);
+    expect(t.executions, "the non-dangerous tool runs without approval").toBe(1);
   });
 
   l1("the policy gate can deny a call with a reason: denied, not run, the reason is in the message", async () => {
     const t = tools.ok("refund");
     const model = scriptedModel([reply.calls(["refund", { amount: 100 }]), reply.text("ok")]);
     const r = await run({ model, tools: [t], policy: () => ({ allow: false, reason: "this user may not refund" }) });
-    expect(t.executions).toBe(0);
-    expect(envelope(toolMessages(r)[0])).toEqual({ ok: false, error: { code: "denied", message: "this user may not refund" } });
+    expect(t.executions, "a denied call never runs").toBe(0);
+    expect(envelope(toolMessages(r)[0]), "denied: the policy's reason is the message").toEqual({ ok: false, error: { code: "denied", message: "this user may not refund" } });
   });
 
   l2("the policy sees the step and the calls executed in earlier steps (a call that must follow another)", async () => {
@@ -188,9 +188,9 @@ describe("9. Approval, policy gate and toolChoice", () => {
           : { allow: true };
       },
     });
-    expect(toolMessages(r).map(errorCode)).toEqual(["denied", undefined, undefined]);
-    expect(pay.calls).toEqual([{ n: 2 }]);
-    expect(seen).toEqual([
+    expect(toolMessages(r).map(errorCode), "the policy denies pay until a login has executed").toEqual(["denied", undefined, undefined]);
+    expect(pay.calls, "pay runs only once allowed").toEqual([{ n: 2 }]);
+    expect(seen, "the policy sees the step and the calls executed in earlier steps").toEqual([
       { step: 1, names: [] },
       { step: 2, names: [] },
       { step: 3, names: ["login"] },
@@ -209,24 +209,24 @@ describe("9. Approval, policy gate and toolChoice", () => {
         throw new Error("policy store down");
       },
     });
-    expect(asked).toBe(0);
-    expect(t.executions).toBe(0);
-    expect(errorCode(toolMessages(r)[0])).toBe("denied");
+    expect(asked, "the policy runs before approval: a denial asks no approval").toBe(0);
+    expect(t.executions, "a denied call never runs").toBe(0);
+    expect(errorCode(toolMessages(r)[0]), "a throwing policy denies").toBe("denied");
   });
 
   l2("toolChoice is passed to the model on every request", async () => {
     const model = scriptedModel([reply.calls(["get_weather", {}]), reply.calls(["done", {}])]);
     await run({ model, tools: [tools.ok("get_weather"), tools.finish("done", "x")], toolChoice: "required" });
-    expect(model.requests.map((q) => q.toolChoice)).toEqual(["required", "required"]);
+    expect(model.requests.map((q) => q.toolChoice), "toolChoice is passed on every request").toEqual(["required", "required"]);
   });
 
   l2("toolChoice none: calls that come back anyway are not run; each gets tool_choice", async () => {
     const t = tools.ok("get_weather");
     const model = scriptedModel([reply.calls(["get_weather", {}]), reply.text("fine")]);
     const r = await run({ model, tools: [t], toolChoice: "none" });
-    expect(t.executions).toBe(0);
-    expect(toolMessages(r).map(errorCode)).toEqual(["tool_choice"]);
-    expect(r.status).toBe("completed");
+    expect(t.executions, "toolChoice none: no call runs").toBe(0);
+    expect(toolMessages(r).map(errorCode), "toolChoice none: each call gets tool_choice").toEqual(["tool_choice"]);
+    expect(r.status, "the loop goes on after tool_choice").toBe("completed");
   });
 
   l2("toolChoice {name}: only that tool may run; other calls get tool_choice", async () => {
@@ -234,26 +234,26 @@ describe("9. Approval, policy gate and toolChoice", () => {
     const b = tools.finish("b", "done");
     const model = scriptedModel([reply.calls(["a", {}], ["b", {}])]);
     const r = await run({ model, tools: [a, b], toolChoice: { name: "b" } });
-    expect(r.status).toBe("finished");
-    expect([a.executions, b.executions]).toEqual([0, 1]);
-    expect(toolMessages(r).map(errorCode)).toEqual(["tool_choice", undefined]);
+    expect(r.status, "the named tool's $finish ends the run").toBe("finished");
+    expect([a.executions, b.executions], "toolChoice { name }: only that tool runs").toEqual([0, 1]);
+    expect(toolMessages(r).map(errorCode), "toolChoice { name }: other calls get tool_choice").toEqual(["tool_choice", undefined]);
   });
 
   l3("toolChoice required: a reply without calls is not a final answer; a user reminder is added and the model asked again", async () => {
     const model = scriptedModel([reply.text("I think..."), reply.calls(["done", {}])]);
     const r = await run({ model, tools: [tools.finish("done", "ok")], toolChoice: "required" });
-    expect(r.status).toBe("finished");
-    expect(model.requests).toHaveLength(2);
-    expect(r.messages.slice(2).map((m) => m.role)).toEqual(["assistant", "user", "assistant", "tool"]);
+    expect(r.status, "toolChoice required: the run ends through $finish").toBe("finished");
+    expect(model.requests, "a reply without calls is not final: the model is asked again").toHaveLength(2);
+    expect(r.messages.slice(2).map((m) => m.role), "the plain reply is followed by a user reminder").toEqual(["assistant", "user", "assistant", "tool"]);
     const reminder = r.messages[3];
-    expect(reminder.role === "user" && reminder.content.length > 0).toBe(true);
+    expect(reminder.role === "user" && reminder.content.length > 0, "the reminder is a non-empty user message").toBe(true);
   });
 
   l3("a dangerous tool asked for under a denying policy never runs, whatever approve says", async () => {
     const t = spyTool("wipe", () => "wiped", { dangerous: true });
     const model = scriptedModel([reply.calls(["wipe", {}]), reply.text("ok")]);
     await run({ model, tools: [t], approve: () => true, policy: () => ({ allow: false, reason: "no" }) });
-    expect(t.executions).toBe(0);
-    expect(model.requests).toHaveLength(2);
+    expect(t.executions, "a denying policy wins over approve: the tool never runs").toBe(0);
+    expect(model.requests, "the loop goes on after the denial").toHaveLength(2);
   });
 });

@@ -11,18 +11,18 @@ describe("10. Trace: events for every step and tool call, with the run id", () =
   l1("a run's trace: run_start, a step per reply, a tool_call per call, run_end; all with the run id", async () => {
     const model = scriptedModel([reply.calls(["a", {}], ["b", {}]), reply.text("ok")]);
     const r = await run({ model, tools: [tools.ok("a"), tools.ok("b")], runId: "run-7" });
-    expect(r.trace.map((e) => e.type)).toEqual(["run_start", "step", "tool_call", "tool_call", "step", "run_end"]);
-    for (const e of r.trace) expect(e.runId).toBe("run-7");
+    expect(r.trace.map((e) => e.type), "run_start, a step per reply, a tool_call per call, run_end").toEqual(["run_start", "step", "tool_call", "tool_call", "step", "run_end"]);
+    for (const e of r.trace) expect(e.runId, "every event carries the run id").toBe("run-7");
     const end = r.trace.at(-1);
-    expect(end?.type === "run_end" && [end.status, end.steps]).toEqual(["completed", 2]);
+    expect(end?.type === "run_end" && [end.status, end.steps], "run_end says the status and the steps").toEqual(["completed", 2]);
   });
 
   l1("onTrace receives every event as it happens, the same as result.trace", async () => {
     const seen: TraceEvent[] = [];
     const model = scriptedModel([reply.calls(["a", {}]), reply.text("ok")]);
     const r = await run({ model, tools: [tools.ok("a")], onTrace: (e) => seen.push(e) });
-    expect(seen).toEqual(r.trace);
-    expect(seen.length).toBe(5);
+    expect(seen, "onTrace gets the same events as result.trace, in order").toEqual(r.trace);
+    expect(seen.length, "five events for one call and a plain answer").toBe(5);
   });
 
   l2("a tool_call event says name, canonical arguments, validation, outcome, retries and duration", async () => {
@@ -40,17 +40,17 @@ describe("10. Trace: events for every step and tool call, with the run id", () =
       ],
     });
     const byId = Object.fromEntries(toolEvents(r).map((e) => [(e as ToolEvent).callId, e as ToolEvent]));
-    expect(byId.c1).toMatchObject({ step: 1, name: "slow", arguments: '{"a":1,"b":2}', validation: "ok", outcome: "ok", retries: 0, durationMs: 250 });
-    expect(byId.c2).toMatchObject({ name: "get_weather", validation: "failed", outcome: "invalid_arguments", retries: 0 });
-    expect(typeof byId.c2.error).toBe("string");
-    expect(byId.c3).toMatchObject({ name: "nope", validation: "not_checked", outcome: "unknown_tool" });
+    expect(byId.c1, "a successful call's event: canonical arguments, validation ok, retries, duration").toMatchObject({ step: 1, name: "slow", arguments: '{"a":1,"b":2}', validation: "ok", outcome: "ok", retries: 0, durationMs: 250 });
+    expect(byId.c2, "a schema failure's event: validation failed, outcome invalid_arguments").toMatchObject({ name: "get_weather", validation: "failed", outcome: "invalid_arguments", retries: 0 });
+    expect(typeof byId.c2.error, "a failed call's event carries its error message").toBe("string");
+    expect(byId.c3, "an unknown tool's event: validation not_checked").toMatchObject({ name: "nope", validation: "not_checked", outcome: "unknown_tool" });
   });
 
   l2("a step event says how many calls the reply had and its usage", async () => {
     const model = scriptedModel([reply.withUsage(reply.calls(["a", {}], ["a", { x: 1 }]), 10, 5), reply.text("ok")]);
     const r = await run({ model, tools: [tools.ok("a")] });
     const steps = r.trace.filter((e) => e.type === "step");
-    expect(steps.map((e) => e.type === "step" && [e.step, e.toolCalls, e.usage])).toEqual([
+    expect(steps.map((e) => e.type === "step" && [e.step, e.toolCalls, e.usage]), "a step event per reply: its number, call count and usage (zeros if none)").toEqual([
       [1, 2, { input_tokens: 10, output_tokens: 5 }],
       [2, 0, { input_tokens: 0, output_tokens: 0 }],
     ]);
@@ -60,33 +60,34 @@ describe("10. Trace: events for every step and tool call, with the run id", () =
     const clock = new FakeClock();
     const model = scriptedModel(Array.from({ length: 5 }, (_, i) => reply.calls(["search", { q: i }])));
     const r = await run({ model, clock, tools: [tools.transient("search")], maxSteps: 2, retries: 1, backoffBaseMs: 10 });
-    expect(r.status).toBe("max_steps");
+    expect(r.status, "two steps of unavailable calls: max_steps").toBe("max_steps");
     const events = toolEvents(r) as ToolEvent[];
-    expect(events.map((e) => [e.outcome, e.retries])).toEqual([
+    expect(events.map((e) => [e.outcome, e.retries]), "each failing call's outcome and retries are in the trace").toEqual([
       ["unavailable", 1],
       ["unavailable", 1],
     ]);
     const end = r.trace.at(-1);
-    expect(end?.type === "run_end" && end.status).toBe("max_steps");
+    expect(end?.type === "run_end" && end.status, "run_end names the stop status").toBe("max_steps");
   });
 
   l2("canonicalJson sorts keys at every depth, keeps array order, and writes no spaces", () => {
-    expect(canonicalJson({ b: 1, a: [{ d: 2, c: 3 }, "x"], "é": null })).toBe('{"a":[{"c":3,"d":2},"x"],"b":1,"é":null}');
-    expect(canonicalJson({ b: 1, a: 2 })).toBe(canonicalJson({ a: 2, b: 1 }));
-    expect(canonicalJson([3, 1, 2])).toBe("[3,1,2]");
-    expect(canonicalJson(undefined)).toBe("null");
-    expect(canonicalJson("北京")).toBe('"北京"');
+    expect(canonicalJson({ b: 1, a: [{ d: 2, c: 3 }, "x"], "é": null }), "canonicalJson sorts keys at every depth, keeps array order, no spaces").toBe('{"a":[{"c":3,"d":2},"x"],"b":1,"é":null}');
+    expect(canonicalJson({ b: 1, a: 2 }), "key order does not change canonicalJson").toBe(canonicalJson({ a: 2, b: 1 }));
+    expect(canonicalJson([3, 1, 2]), "array order is kept").toBe("[3,1,2]");
+    expect(canonicalJson(undefined), "canonicalJson(undefined) is null").toBe("null");
+    expect(canonicalJson("北京"), "a string is its JSON text").toBe('"北京"');
   });
 
   l3("event times come from the injected clock", async () => {
     const clock = new FakeClock({ start: 1_000 });
     const model = scriptedModel([reply.calls(["slow", {}]), reply.text("ok")]);
     const r = await run({ model, clock, tools: [tools.slow("slow", clock, 40)] });
-    expect(r.trace.map((e) => e.at)).toEqual([1000, 1000, 1040, 1040, 1040]);
+    expect(r.trace.map((e) => e.at), "event times are clock.now() when emitted").toEqual([1000, 1000, 1040, 1040, 1040]);
   });
 });
 
-const history: Message[] = [
+/** A fresh history for each test: an adapter that changes its input cannot spoil another test. */
+const history = (): Message[] => [
   { role: "system", content: "be brief" },
   { role: "user", content: "天气？" },
   {
@@ -104,7 +105,7 @@ const history: Message[] = [
 
 describe("11. Adapters: the history in OpenAI and Anthropic formats", () => {
   l1("OpenAI: assistant tool_calls with type function and arguments as a string; one tool message per result", () => {
-    expect(toOpenAIMessages(history)).toEqual([
+    expect(toOpenAIMessages(history()), "OpenAI: the documented mapping, message by message").toEqual([
       { role: "system", content: "be brief" },
       { role: "user", content: "天气？" },
       {
@@ -122,7 +123,7 @@ describe("11. Adapters: the history in OpenAI and Anthropic formats", () => {
   });
 
   l1("Anthropic: system apart, tool_use blocks in the assistant turn, tool_result blocks with is_error in one user turn", () => {
-    expect(toAnthropicMessages(history)).toEqual({
+    expect(toAnthropicMessages(history()), "Anthropic: system apart, tool_use in the assistant turn, tool_results in one user turn").toEqual({
       system: "be brief",
       messages: [
         { role: "user", content: [{ type: "text", text: "天气？" }] },
@@ -153,8 +154,8 @@ describe("11. Adapters: the history in OpenAI and Anthropic formats", () => {
       { role: "user", content: "also this" },
     ];
     const out = toAnthropicMessages(msgs);
-    expect(out.system).toBeUndefined();
-    expect(out.messages).toEqual([
+    expect(out.system, "no system key without system messages").toBeUndefined();
+    expect(out.messages, "text before tool_use; a user message after tool results joins their turn").toEqual([
       { role: "user", content: [{ type: "text", text: "q" }] },
       { role: "assistant", content: [{ type: "text", text: "let me check" }, { type: "tool_use", id: "t1", name: "f", input: {} }] },
       { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "{}", is_error: false }, { type: "text", text: "also this" }] },
@@ -165,16 +166,16 @@ describe("11. Adapters: the history in OpenAI and Anthropic formats", () => {
     const model = scriptedModel([reply.calls(["a", {}, "x1"], ["nope", {}, "x2"]), reply.calls(["a", { k: 1 }, "x3"]), reply.text("done")]);
     const r = await run({ model, tools: [tools.ok("a")] });
     const anthropic = toAnthropicMessages(r.messages).messages;
-    expect(anthropic.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user", "assistant"]);
+    expect(anthropic.map((m) => m.role), "Anthropic turns alternate user / assistant").toEqual(["user", "assistant", "user", "assistant", "user", "assistant"]);
     const uses = anthropic[1].content.filter((b) => b.type === "tool_use").map((b) => (b as { id: string }).id);
     const results = anthropic[2].content.map((b) => (b.type === "tool_result" ? [b.tool_use_id, b.is_error] : null));
-    expect(uses).toEqual(["x1", "x2"]);
-    expect(results).toEqual([
+    expect(uses, "the tool_use ids of the first reply").toEqual(["x1", "x2"]);
+    expect(results, "each tool_result answers its tool_use in the next user turn, with is_error").toEqual([
       ["x1", false],
       ["x2", true],
     ]);
     const openai = toOpenAIMessages(r.messages);
-    expect(openai.filter((m) => m.role === "tool").map((m) => (m as { tool_call_id: string }).tool_call_id)).toEqual(["x1", "x2", "x3"]);
+    expect(openai.filter((m) => m.role === "tool").map((m) => (m as { tool_call_id: string }).tool_call_id), "OpenAI: one tool message per call id, in order").toEqual(["x1", "x2", "x3"]);
   });
 
   l3("several system messages are joined with a blank line; the history is not modified", () => {
@@ -184,8 +185,8 @@ describe("11. Adapters: the history in OpenAI and Anthropic formats", () => {
       { role: "user", content: "u" },
     ];
     const copy = structuredClone(msgs);
-    expect(toAnthropicMessages(msgs).system).toBe("a\n\nb");
+    expect(toAnthropicMessages(msgs).system, "system messages are joined with a blank line").toBe("a\n\nb");
     toOpenAIMessages(msgs);
-    expect(msgs).toEqual(copy);
+    expect(msgs, "the adapters never modify their input").toEqual(copy);
   });
 });

@@ -13,7 +13,7 @@ import { envelope, errorCode, run, toolEvents, toolMessages } from "../helpers.t
 describe("5. Failures become error tool messages and the loop goes on", () => {
   l2("parseArguments: blanks and null are {}, an object is kept, arrays, strings, numbers and broken JSON are refused", () => {
     for (const text of ["", "  ", "null"]) expect(parseArguments(text), text).toEqual({ ok: true, value: {} });
-    expect(parseArguments('{"a":[1]}')).toEqual({ ok: true, value: { a: [1] } });
+    expect(parseArguments('{"a":[1]}'), "a JSON object is the value").toEqual({ ok: true, value: { a: [1] } });
     for (const text of ["[]", '"{}"', "nul", "1", "true", "{a:1}"]) expect(parseArguments(text).ok, text).toBe(false);
   });
 
@@ -30,8 +30,8 @@ describe("5. Failures become error tool messages and the loop goes on", () => {
       required: ["z"],
     };
     const problems = checkArguments(schema, { "a/b": 1.5, "m~n": { x: 1 }, e: { q: 2, p: 1 }, n: 3, o: [1] });
-    expect(problems.map((p) => p.path).sort()).toEqual(["/a~1b", "/m~0n/x", "/m~0n/y", "/o", "/z"]);
-    expect(checkArguments(schema, { z: 0, "a/b": 2, "m~n": { y: 0 }, e: { p: 1, q: 2 }, n: 2.5 })).toEqual([]);
+    expect(problems.map((p) => p.path).sort(), "escaped pointers, canonical enum equality, integer vs number, nothing below a wrong type").toEqual(["/a~1b", "/m~0n/x", "/m~0n/y", "/o", "/z"]);
+    expect(checkArguments(schema, { z: 0, "a/b": 2, "m~n": { y: 0 }, e: { p: 1, q: 2 }, n: 2.5 }), "a valid value has no problem").toEqual([]);
   });
 
   l2.property("checkArguments: a missing required key or a wrong type is reported at its path, nothing else", () => {
@@ -45,7 +45,7 @@ describe("5. Failures become error tool messages and the loop goes on", () => {
           const schema = { type: "object" as const, properties: Object.fromEntries(keys.map((k, i) => [k, { type: wanted[i] }])), required };
           const value = Object.fromEntries(keys.flatMap((k, i) => (given[i] === "absent" ? [] : [[k, sample[given[i] as (typeof TYPES)[number]]]])));
           const expected = keys.filter((k, i) => (given[i] === "absent" ? required.includes(k) : given[i] !== wanted[i])).map((k) => `/${k}`);
-          expect(checkArguments(schema, value).map((p) => p.path).sort()).toEqual(expected);
+          expect(checkArguments(schema, value).map((p) => p.path).sort(), "exactly the missing required keys and the wrong types, at their paths").toEqual(expected);
         }),
     );
   });
@@ -54,20 +54,20 @@ describe("5. Failures become error tool messages and the loop goes on", () => {
     const tool = spyTool("t", () => 1, { parameters: { type: "object", properties: { "a/b": { type: "string" }, list: { type: "array", items: { type: "integer" } } }, required: ["need"] } });
     const r = await run({ model: scriptedModel([reply.calls(["t", { "a/b": 1, list: [1, "x"] }]), reply.text("ok")]), tools: [tool] });
     const e = envelope(toolMessages(r)[0]);
-    expect(e.ok).toBe(false);
+    expect(e.ok, "schema problems give an error envelope").toBe(false);
     if (!e.ok) {
-      expect(e.error.code).toBe("invalid_arguments");
-      for (const pointer of ["/a~1b", "/list/1", "/need"]) expect(e.error.message).toContain(pointer);
+      expect(e.error.code, "schema problems: invalid_arguments").toBe("invalid_arguments");
+      for (const pointer of ["/a~1b", "/list/1", "/need"]) expect(e.error.message, "the message carries every problem's JSON Pointer").toContain(pointer);
     }
-    expect(tool.executions).toBe(0);
+    expect(tool.executions, "the tool does not run on invalid arguments").toBe(0);
   });
 });
 
 describe("6. Timeouts and retries", () => {
   l2.property("backoffDelay(k, base) = base * 2 ** (k - 1)", () => {
-    expect([backoffDelay(1, 50), backoffDelay(2, 50), backoffDelay(3, 50), backoffDelay(4, 10)]).toEqual([50, 100, 200, 80]);
+    expect([backoffDelay(1, 50), backoffDelay(2, 50), backoffDelay(3, 50), backoffDelay(4, 10)], "backoffDelay(k, base) = base * 2 ** (k - 1)").toEqual([50, 100, 200, 80]);
     fc.assert(fc.property(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 5000 }), (k, base) => {
-      expect(backoffDelay(k, base)).toBe(base * 2 ** (k - 1));
+      expect(backoffDelay(k, base), "backoffDelay(k, base) = base * 2 ** (k - 1)").toBe(base * 2 ** (k - 1));
     }));
   });
 
@@ -75,20 +75,20 @@ describe("6. Timeouts and retries", () => {
     const clock = new FakeClock();
     const tool = tools.flaky("flaky", 3, "fine", { retries: 3 });
     const r = await run({ model: scriptedModel([reply.calls(["flaky", {}]), reply.text("ok")]), tools: [tool], clock, backoffBaseMs: 10 });
-    expect(envelope(toolMessages(r)[0])).toEqual({ ok: true, data: "fine" });
-    expect(tool.contexts.map((c) => c.attempt)).toEqual([1, 2, 3, 4]);
-    expect(clock.now()).toBe(70);
-    expect(toolEvents(r)[0]).toMatchObject({ retries: 3, outcome: "ok" });
+    expect(envelope(toolMessages(r)[0]), "the fourth attempt succeeds").toEqual({ ok: true, data: "fine" });
+    expect(tool.contexts.map((c) => c.attempt), "ctx.attempt counts 1 to 4").toEqual([1, 2, 3, 4]);
+    expect(clock.now(), "backoff waits 10 + 20 + 40 ms").toBe(70);
+    expect(toolEvents(r)[0], "the trace records 3 retries and the ok outcome").toMatchObject({ retries: 3, outcome: "ok" });
   });
 
   l2("arguments that break the schema are never retried, however many retries are allowed", async () => {
     const clock = new FakeClock();
     const tool = spyTool("strict", () => 1, { parameters: { type: "object", properties: { n: { type: "integer" } } }, retries: 4 });
     const r = await run({ model: scriptedModel([reply.calls(["strict", { n: "seven" }], ["strict", "{not json"]), reply.text("ok")]), tools: [tool], clock, backoffBaseMs: 100 });
-    expect(toolMessages(r).map(errorCode)).toEqual(["invalid_arguments", "invalid_arguments"]);
-    expect(tool.executions).toBe(0);
-    expect(clock.now()).toBe(0);
-    expect(toolEvents(r).map((e) => (e as { retries: number }).retries)).toEqual([0, 0]);
+    expect(toolMessages(r).map(errorCode), "schema and parse errors: invalid_arguments").toEqual(["invalid_arguments", "invalid_arguments"]);
+    expect(tool.executions, "argument errors never execute").toBe(0);
+    expect(clock.now(), "argument errors never wait").toBe(0);
+    expect(toolEvents(r).map((e) => (e as { retries: number }).retries), "argument errors are never retried: retries 0").toEqual([0, 0]);
   });
 
   l2("retries 0: a transient failure stays tool_error and a timeout stays timeout", async () => {
@@ -96,41 +96,41 @@ describe("6. Timeouts and retries", () => {
       model: scriptedModel([reply.calls(["tr", {}], ["hang", {}]), reply.text("ok")]),
       tools: [tools.transient("tr"), tools.hang("hang", { timeoutMs: 50 })], retries: 0,
     });
-    expect(toolMessages(r).map(errorCode)).toEqual(["tool_error", "timeout"]);
+    expect(toolMessages(r).map(errorCode), "retries 0: a transient failure keeps tool_error, a timeout keeps timeout").toEqual(["tool_error", "timeout"]);
   });
 
   l2("a tool's own retries 1: two executions, then unavailable with a 'tool unavailable' message", async () => {
     const tool = spyTool("down", async () => { throw transientError("502 bad gateway"); }, { retries: 1 });
     const r = await run({ model: scriptedModel([reply.calls(["down", {}]), reply.text("ok")]), tools: [tool], retries: 5 });
-    expect(tool.executions).toBe(2);
+    expect(tool.executions, "a tool's own retries 1: two executions").toBe(2);
     const e = envelope(toolMessages(r)[0]);
-    expect(e.ok).toBe(false);
+    expect(e.ok, "the degraded answer is an error").toBe(false);
     if (!e.ok) {
-      expect(e.error.code).toBe("unavailable");
-      expect(e.error.message.startsWith("tool unavailable")).toBe(true);
+      expect(e.error.code, "after the last retry: unavailable").toBe("unavailable");
+      expect(e.error.message.startsWith("tool unavailable"), "the degraded message starts with \"tool unavailable\"").toBe(true);
     }
   });
 });
 
 describe("7. Truncation: big results are cut to maxResultChars with a marker", () => {
   l2("truncateText on new examples: astral characters, exact fits, empty text", () => {
-    expect(truncateText("abcdef", 3)).toBe("abc…[truncated 3 chars]");
-    expect(truncateText("𝄞𝄞", 1)).toBe("𝄞…[truncated 1 chars]");
-    expect(truncateText("abc", 3)).toBe("abc");
-    expect(truncateText("", 0)).toBe("");
+    expect(truncateText("abcdef", 3), "truncateText: first max characters, then the marker").toBe("abc…[truncated 3 chars]");
+    expect(truncateText("𝄞𝄞", 1), "truncateText counts astral characters as one").toBe("𝄞…[truncated 1 chars]");
+    expect(truncateText("abc", 3), "truncateText: exactly max characters is unchanged").toBe("abc");
+    expect(truncateText("", 0), "truncateText: empty text is unchanged").toBe("");
   });
 
   l2.property("truncateText keeps the first max code points and counts the rest", () => {
     fc.assert(fc.property(fc.string({ unit: fc.constantFrom("a", "é", "😀", "北", "\n", "𝄞"), maxLength: 30 }), fc.nat(35), (text, max) => {
       const points = [...text];
       const want = points.length <= max ? text : points.slice(0, max).join("") + `…[truncated ${points.length - max} chars]`;
-      expect(truncateText(text, max)).toBe(want);
+      expect(truncateText(text, max), "truncateText keeps the first max code points and counts the rest").toBe(want);
     }));
   });
 
   l2("a result cut by maxResultChars through the loop keeps the masked head", async () => {
     const r = await run({ model: scriptedModel([reply.calls(["big", {}]), reply.text("ok")]), tools: [tools.ok("big", `${SECRET_KEY} ${"y".repeat(50)}`)], maxResultChars: 12 });
-    expect(envelope(toolMessages(r)[0])).toEqual({ ok: true, data: `[secret] ${"y".repeat(3)}…[truncated 47 chars]` });
+    expect(envelope(toolMessages(r)[0]), "masking before the cut: the masked head, then the marker").toEqual({ ok: true, data: `[secret] ${"y".repeat(3)}…[truncated 47 chars]` });
   });
 });
 
@@ -151,13 +151,13 @@ describe("8. Isolation: masking and clean error text", () => {
   });
 
   l2("describeError: thrown values of every kind, Windows and relative paths, a lone slash", () => {
-    expect(describeError({ code: 1 })).toBe('{"code":1}');
-    expect(describeError(42)).toBe("42");
-    expect(describeError(10n)).toBe("10");
-    expect(describeError(new TypeError("cannot open C:\\Users\\x\\f.txt now"))).toBe("TypeError: cannot open [path] now");
-    expect(describeError(new Error("5 / 3 is fine"))).toBe("Error: 5 / 3 is fine");
-    expect(describeError(new Error("see ./a/b.txt\n    at x (/srv/a.js:1:1)"))).toBe("Error: see [path]");
-    expect(describeError(`key ${SECRET_KEY} leaked`)).toBe("key [secret] leaked");
+    expect(describeError({ code: 1 }), "describeError: an object is its JSON").toBe('{"code":1}');
+    expect(describeError(42), "describeError: a number is its JSON").toBe("42");
+    expect(describeError(10n), "describeError: a BigInt has no JSON: String(value)").toBe("10");
+    expect(describeError(new TypeError("cannot open C:\\Users\\x\\f.txt now")), "describeError: a Windows path becomes [path]").toBe("TypeError: cannot open [path] now");
+    expect(describeError(new Error("5 / 3 is fine")), "describeError: a lone / is not a path").toBe("Error: 5 / 3 is fine");
+    expect(describeError(new Error("see ./a/b.txt\n    at x (/srv/a.js:1:1)")), "describeError: a relative path becomes [path]; first line only").toBe("Error: see [path]");
+    expect(describeError(`key ${SECRET_KEY} leaked`), "describeError masks secrets").toBe("key [secret] leaked");
   });
 
   l3.property("a thrown error with random text around planted secrets and paths reaches the model clean", async () => {
@@ -167,10 +167,10 @@ describe("8. Isolation: masking and clean error text", () => {
         const tool = tools.throws("leak", () => leakyError(`${before} ${SECRET_KEY} ${SOURCE_PATH} ${after}`));
         const r = await run({ model: scriptedModel([reply.calls(["leak", {}]), reply.text("ok")]), tools: [tool] });
         const text = JSON.stringify([r.messages, r.trace]);
-        expect(errorCode(toolMessages(r)[0])).toBe("tool_error");
-        expect(text).not.toContain(SECRET_KEY);
-        expect(text).not.toContain(SOURCE_PATH);
-        expect(text).not.toContain("    at ");
+        expect(errorCode(toolMessages(r)[0]), "a thrown error: tool_error").toBe("tool_error");
+        expect(text, "no unmasked secret in the messages or trace").not.toContain(SECRET_KEY);
+        expect(text, "no source path in the messages or trace").not.toContain(SOURCE_PATH);
+        expect(text, "no stack trace in the messages or trace").not.toContain("    at ");
       }),
     );
   });
@@ -178,9 +178,9 @@ describe("8. Isolation: masking and clean error text", () => {
 
 describe("10. Trace: events for every step and tool call, with the run id", () => {
   l2("canonicalJson: UTF-16 key order, undefined as null, nested arrays of objects", () => {
-    expect(canonicalJson({ b: [{ d: 1, c: undefined }], é: 1, B: 2, a: 3 })).toBe('{"B":2,"a":3,"b":[{"c":null,"d":1}],"é":1}');
-    expect(canonicalJson(undefined)).toBe("null");
-    expect(canonicalJson([undefined, "x"])).toBe('[null,"x"]');
+    expect(canonicalJson({ b: [{ d: 1, c: undefined }], é: 1, B: 2, a: 3 }), "UTF-16 key order, undefined members as null").toBe('{"B":2,"a":3,"b":[{"c":null,"d":1}],"é":1}');
+    expect(canonicalJson(undefined), "canonicalJson(undefined) is null").toBe("null");
+    expect(canonicalJson([undefined, "x"]), "an undefined array item is null").toBe('[null,"x"]');
   });
 
   l2.property("canonicalJson ignores key order and parses back to the same value", () => {
@@ -197,15 +197,15 @@ describe("10. Trace: events for every step and tool call, with the run id", () =
         return v;
       };
       const text = canonicalJson(value);
-      expect(canonicalJson(shuffle(value))).toBe(text);
-      expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
-      expect(text).not.toMatch(/^\s|\s$/);
+      expect(canonicalJson(shuffle(value)), "canonicalJson ignores key order").toBe(text);
+      expect(JSON.parse(text), "canonicalJson parses back to the same value").toEqual(JSON.parse(JSON.stringify(value)));
+      expect(text, "canonicalJson writes no surrounding whitespace").not.toMatch(/^\s|\s$/);
     }));
   });
 });
 
 describe("11. Adapters: the history in OpenAI and Anthropic formats", () => {
-  const history: Message[] = [
+  const history = (): Message[] => [
     { role: "user", content: "a" },
     { role: "user", content: "b" },
     { role: "assistant", content: "", tool_calls: [{ id: "c", name: "f", arguments: "[1]" }] },
@@ -214,7 +214,7 @@ describe("11. Adapters: the history in OpenAI and Anthropic formats", () => {
   ];
 
   l1("OpenAI: empty content next to calls is null; a tool message keeps only role, tool_call_id and content", () => {
-    expect(toOpenAIMessages(history.slice(2))).toEqual([
+    expect(toOpenAIMessages(history().slice(2)), "OpenAI: empty content next to calls is null; a tool message keeps role, tool_call_id, content").toEqual([
       { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "[1]" } }] },
       { role: "tool", tool_call_id: "c", content: "x" },
       { role: "assistant", content: "" },
@@ -222,9 +222,9 @@ describe("11. Adapters: the history in OpenAI and Anthropic formats", () => {
   });
 
   l2("Anthropic: no system key without system messages, user turns merge, non-object arguments become {}", () => {
-    const copy = structuredClone(history);
-    const out = toAnthropicMessages(history);
-    expect(out).toEqual({
+    const input = history();
+    const out = toAnthropicMessages(input);
+    expect(out, "Anthropic: user turns merge, non-object arguments become {}").toEqual({
       messages: [
         { role: "user", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] },
         { role: "assistant", content: [{ type: "tool_use", id: "c", name: "f", input: {} }] },
@@ -232,7 +232,7 @@ describe("11. Adapters: the history in OpenAI and Anthropic formats", () => {
         { role: "assistant", content: [{ type: "text", text: "" }] },
       ],
     });
-    expect("system" in out).toBe(false);
-    expect(history).toEqual(copy);
+    expect("system" in out, "no system key without system messages").toBe(false);
+    expect(input, "the adapter never modifies its input").toEqual(history());
   });
 });

@@ -19,10 +19,10 @@ describe("1. The loop: ask, run, feed back, end on a plain answer", () => {
       reply.text("15"),
     ]);
     const r = await run({ model, tools: [tool] });
-    expect(r).toMatchObject({ status: "completed", finalText: "15", steps: 3 });
-    expect(tool.calls).toEqual([{ a: 2, b: 3 }, { a: 5, b: 10 }]);
-    expect(toolMessages(r).map((m) => envelope(m))).toEqual([{ ok: true, data: 5 }, { ok: true, data: 15 }]);
-    expect(r.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "assistant", "tool", "assistant"]);
+    expect(r, "two steps of calls, then a plain answer: completed").toMatchObject({ status: "completed", finalText: "15", steps: 3 });
+    expect(tool.calls, "JSON-text and object arguments reach the tool as objects").toEqual([{ a: 2, b: 3 }, { a: 5, b: 10 }]);
+    expect(toolMessages(r).map((m) => envelope(m)), "each result in its ok envelope").toEqual([{ ok: true, data: 5 }, { ok: true, data: 15 }]);
+    expect(r.messages.map((m) => m.role), "the history's roles in order").toEqual(["system", "user", "assistant", "tool", "assistant", "tool", "assistant"]);
   });
 
   l2("normalising replies: null content is \"\", bad usage counts are 0, an empty tool_calls is a plain answer", async () => {
@@ -31,10 +31,10 @@ describe("1. The loop: ask, run, feed back, end on a plain answer", () => {
       { content: "done", tool_calls: [], usage: { input_tokens: Number.NaN, output_tokens: "3" as unknown as number } },
     ]);
     const r = await run({ model, tools: [add()] });
-    expect(r).toMatchObject({ status: "completed", finalText: "done", steps: 2 });
-    expect(r.usage).toEqual({ input_tokens: 0, output_tokens: 7, total_tokens: 7 });
-    expect(assistantMessages(r)[0].content).toBe("");
-    expect(assistantMessages(r)[1]).toEqual({ role: "assistant", content: "done" });
+    expect(r, "normalised replies: an empty tool_calls is a plain answer").toMatchObject({ status: "completed", finalText: "done", steps: 2 });
+    expect(r.usage, "negative and NaN counts are 0").toEqual({ input_tokens: 0, output_tokens: 7, total_tokens: 7 });
+    expect(assistantMessages(r)[0].content, "null content becomes \"\"").toBe("");
+    expect(assistantMessages(r)[1], "a plain answer has no tool_calls key").toEqual({ role: "assistant", content: "done" });
   });
 });
 
@@ -47,9 +47,9 @@ describe("2. History: one assistant message with all its calls, then one tool me
     ]);
     const r = await run({ model, tools: [add()] });
     const ids = assistantMessages(r).flatMap((m) => ("tool_calls" in m && m.tool_calls ? m.tool_calls.map((c) => c.id) : []));
-    expect(ids).toEqual(["dup", "call_1_1", "call_2_0", "call_2_1"]);
-    expect(toolMessages(r).map((m) => m.tool_call_id)).toEqual(ids);
-    expect(r.messages.slice(USER.length).map((m) => m.role)).toEqual(["assistant", "tool", "tool", "assistant", "tool", "tool", "assistant"]);
+    expect(ids, "a duplicate id and an id used in an earlier step get call_<step>_<index>").toEqual(["dup", "call_1_1", "call_2_0", "call_2_1"]);
+    expect(toolMessages(r).map((m) => m.tool_call_id), "tool messages answer the replaced ids").toEqual(ids);
+    expect(r.messages.slice(USER.length).map((m) => m.role), "one assistant message per reply, one tool message per call").toEqual(["assistant", "tool", "tool", "assistant", "tool", "tool", "assistant"]);
   });
 
   l2.property("any return value comes back in the envelope { ok: true, data }, undefined as null", async () => {
@@ -59,8 +59,8 @@ describe("2. History: one assistant message with all its calls, then one tool me
       fc.asyncProperty(value, async (v) => {
         const r = await run({ model: scriptedModel([reply.calls(["v", {}]), reply.text("ok")]), tools: [spyTool("v", () => v)] });
         const [m] = toolMessages(r);
-        expect(m.is_error).toBe(false);
-        expect(JSON.parse(m.content)).toEqual({ ok: true, data: v === undefined ? null : v });
+        expect(m.is_error, "a returned value is an ok envelope").toBe(false);
+        expect(JSON.parse(m.content), "any return value comes back as data, undefined as null").toEqual({ ok: true, data: v === undefined ? null : v });
       }),
     );
   });
@@ -72,9 +72,9 @@ describe("3. Concurrency: independent calls of one step run at the same time", (
     const tool = tools.slow("s", clock, 50);
     const model = scriptedModel([reply.calls(...Array.from({ length: 7 }, (_, i) => ["s", { i }] as [string, object])), reply.text("ok")]);
     const r = await run({ model, tools: [tool], clock, concurrency: 3 });
-    expect(clock.now()).toBe(150);
-    expect(tool.maxInFlight).toBe(3);
-    expect(toolMessages(r).map((m) => JSON.parse(m.content).ok)).toEqual(Array(7).fill(true));
+    expect(clock.now(), "seven 50 ms calls, 3 at a time: 150 ms").toBe(150);
+    expect(tool.maxInFlight, "the concurrency cap of 3").toBe(3);
+    expect(toolMessages(r).map((m) => JSON.parse(m.content).ok), "every call ok").toEqual(Array(7).fill(true));
   });
 });
 
@@ -82,8 +82,8 @@ describe("4. Stops: every way a run ends is a status", () => {
   l2("max_steps is checked before the budget: both reached gives max_steps", async () => {
     const model = scriptedModel([reply.withUsage(reply.calls(["add", { a: 1, b: 2 }]), 500, 500), reply.text("never")]);
     const r = await run({ model, tools: [add()], maxSteps: 1, tokenBudget: 10 });
-    expect(r).toMatchObject({ status: "max_steps", steps: 1, finalText: null });
-    expect(toolMessages(r)).toHaveLength(1);
+    expect(r, "max_steps is checked before the budget").toMatchObject({ status: "max_steps", steps: 1, finalText: null });
+    expect(toolMessages(r), "the last reply's call was answered").toHaveLength(1);
   });
 
   l2("maxRepeatedCalls 2 across steps: none of the repeating reply's calls run, each gets repeated_call", async () => {
@@ -95,10 +95,10 @@ describe("4. Stops: every way a run ends is a status", () => {
       reply.text("never"),
     ]);
     const r = await run({ model, tools: [tool, other], maxRepeatedCalls: 2 });
-    expect(r.status).toBe("repeated_call");
-    expect(tool.executions).toBe(1);
-    expect(other.executions).toBe(0);
-    expect(toolMessages(r).slice(1).map(errorCode)).toEqual(["repeated_call", "repeated_call"]);
+    expect(r.status, "maxRepeatedCalls 2 across steps: repeated_call").toBe("repeated_call");
+    expect(tool.executions, "only the first of the repeated calls ran").toBe(1);
+    expect(other.executions, "none of the repeating reply's calls run").toBe(0);
+    expect(toolMessages(r).slice(1).map(errorCode), "each call of the repeating reply gets repeated_call").toEqual(["repeated_call", "repeated_call"]);
   });
 
   l2("two finishing calls: the first in call order wins, even when it finishes last", async () => {
@@ -106,8 +106,8 @@ describe("4. Stops: every way a run ends is a status", () => {
     const slowFinish = spyTool("f1", async (_a, ctx) => { await clock.sleep(100, ctx.signal); return { $finish: `mail ${EMAIL}` }; });
     const fastFinish = tools.finish("f2", "second");
     const r = await run({ model: scriptedModel([reply.calls(["f1", {}], ["f2", {}])]), tools: [slowFinish, fastFinish], clock });
-    expect(r).toMatchObject({ status: "finished", finalText: "mail [email]", steps: 1 });
-    expect(toolMessages(r)).toHaveLength(2);
+    expect(r, "the first finishing call in call order wins, though it finished last").toMatchObject({ status: "finished", finalText: "mail [email]", steps: 1 });
+    expect(toolMessages(r), "both calls get their messages").toHaveLength(2);
   });
 
   l3("an abort during a step: finished calls keep their results, unfinished ones get aborted", async () => {
@@ -118,16 +118,16 @@ describe("4. Stops: every way a run ends is a status", () => {
     const trigger = spyTool("trigger", async (_a, ctx) => { await clock.sleep(10, ctx.signal); controller.abort(); return 2; });
     const model = scriptedModel([reply.calls(["quick", {}], ["hang", {}], ["trigger", {}])]);
     const r = await run({ model, tools: [quick, hang, trigger], clock, signal: controller.signal });
-    expect(r).toMatchObject({ status: "aborted", finalText: null, steps: 1 });
-    expect(toolMessages(r).map(errorCode)).toEqual([undefined, "aborted", expect.anything()]);
-    expect(hang.contexts[0].signal.aborted).toBe(true);
+    expect(r, "an abort during a step: status aborted").toMatchObject({ status: "aborted", finalText: null, steps: 1 });
+    expect(toolMessages(r).map(errorCode), "finished calls keep their results, the hanging one gets aborted").toEqual([undefined, "aborted", expect.anything()]);
+    expect(hang.contexts[0].signal.aborted, "the hanging tool's ctx.signal fires on abort").toBe(true);
   });
 });
 
 describe("9. Approval, policy gate and toolChoice", () => {
   l2("gate order: unknown before tool_choice, invalid_arguments before the policy, denied before approval", async () => {
     const none = await run({ model: scriptedModel([reply.calls(["nope", {}], ["add", { a: 1, b: 1 }]), reply.text("ok")]), tools: [add()], toolChoice: "none" });
-    expect(toolMessages(none).map(errorCode)).toEqual(["unknown_tool", "tool_choice"]);
+    expect(toolMessages(none).map(errorCode), "unknown_tool comes before tool_choice").toEqual(["unknown_tool", "tool_choice"]);
     const asked: string[] = [];
     const danger = tools.ok("danger", "boom", { dangerous: true });
     const r = await run({
@@ -135,9 +135,9 @@ describe("9. Approval, policy gate and toolChoice", () => {
       policy: ({ call }) => { asked.push(`policy ${call.name}`); return { allow: false, reason: "not today" }; },
       approve: () => { asked.push("approve"); return true; },
     });
-    expect(toolMessages(r).map(errorCode)).toEqual(["invalid_arguments", "denied"]);
-    expect(asked).toEqual(["policy danger"]);
-    expect(danger.executions).toBe(0);
+    expect(toolMessages(r).map(errorCode), "invalid_arguments before the policy, denied before approval").toEqual(["invalid_arguments", "denied"]);
+    expect(asked, "the policy is asked only for calls past the argument check; approve never after a denial").toEqual(["policy danger"]);
+    expect(danger.executions, "a denied tool never runs").toBe(0);
   });
 
   l2("the policy's history lists executed calls of earlier steps with ok, not refused ones", async () => {
@@ -151,7 +151,7 @@ describe("9. Approval, policy gate and toolChoice", () => {
       model, tools: [add(), tools.throws("boom")],
       policy: ({ step, history }) => { seen.push({ step, history: structuredClone(history) }); return { allow: true }; },
     });
-    expect(seen).toEqual([
+    expect(seen, "the policy's history lists executed calls of earlier steps with ok").toEqual([
       { step: 1, history: [] }, { step: 1, history: [] },
       { step: 2, history: [{ name: "add", arguments: { a: 1, b: 1 }, ok: true }, { name: "boom", arguments: {}, ok: false }] },
     ]);
@@ -161,10 +161,10 @@ describe("9. Approval, policy gate and toolChoice", () => {
     const finish = tools.finish("submit", "all done");
     const model = scriptedModel([reply.text("I think..."), reply.calls(["add", { a: 1, b: 1 }], ["submit", {}])]);
     const r = await run({ model, tools: [add(), finish], toolChoice: { name: "submit" } });
-    expect(r).toMatchObject({ status: "finished", finalText: "all done", steps: 2 });
-    expect(r.messages.slice(USER.length, USER.length + 2).map((m) => m.role)).toEqual(["assistant", "user"]);
-    expect(toolMessages(r).map(errorCode)).toEqual(["tool_choice", undefined]);
-    for (const req of model.requests) expect(req.toolChoice).toEqual({ name: "submit" });
+    expect(r, "toolChoice { name }: the named tool's $finish ends the run").toMatchObject({ status: "finished", finalText: "all done", steps: 2 });
+    expect(r.messages.slice(USER.length, USER.length + 2).map((m) => m.role), "a plain reply is followed by a reminder").toEqual(["assistant", "user"]);
+    expect(toolMessages(r).map(errorCode), "other tools are refused with tool_choice").toEqual(["tool_choice", undefined]);
+    for (const req of model.requests) expect(req.toolChoice, "toolChoice is passed as given on every request").toEqual({ name: "submit" });
   });
 });
 
@@ -176,10 +176,10 @@ describe("10. Trace: events for every step and tool call, with the run id", () =
     const r = await run({ model, tools: [slow, add()], clock, runId: "run_bank" });
     const events = toolEvents(r) as Array<Record<string, unknown>>;
     const byName = Object.fromEntries(events.map((e) => [e.name, e]));
-    expect(byName.slow).toMatchObject({ validation: "ok", outcome: "ok", retries: 0, durationMs: 70, step: 1, runId: "run_bank" });
-    expect(byName.add).toMatchObject({ validation: "failed", outcome: "invalid_arguments", arguments: '{"a":"x"}' });
-    expect(byName.nope).toMatchObject({ validation: "not_checked", outcome: "unknown_tool" });
-    expect(r.trace.map((e) => e.type)).toEqual(["run_start", "step", "tool_call", "tool_call", "tool_call", "step", "run_end"]);
-    expect(r.trace.at(-1)).toMatchObject({ status: "completed", steps: 2 });
+    expect(byName.slow, "a slow call's event: validation ok, retries 0, its duration").toMatchObject({ validation: "ok", outcome: "ok", retries: 0, durationMs: 70, step: 1, runId: "run_bank" });
+    expect(byName.add, "a schema failure's event: validation failed, canonical arguments").toMatchObject({ validation: "failed", outcome: "invalid_arguments", arguments: '{"a":"x"}' });
+    expect(byName.nope, "an unknown tool's event: not_checked").toMatchObject({ validation: "not_checked", outcome: "unknown_tool" });
+    expect(r.trace.map((e) => e.type), "run_start, step, a tool_call per call, step, run_end").toEqual(["run_start", "step", "tool_call", "tool_call", "tool_call", "step", "run_end"]);
+    expect(r.trace.at(-1), "run_end: status and steps").toMatchObject({ status: "completed", steps: 2 });
   });
 });
