@@ -9,7 +9,8 @@ import type { ExtractResult } from "./types.ts";
  *     {name, arguments} / {name, parameters} object;
  *   - an array of such objects.
  * Decode each call's arguments (JSON string, object, double-encoded string, ""/null = {}), keep
- * calls with broken arguments (with `argumentsError`), and give calls without an id `call_<i>`.
+ * calls with broken arguments (with `argumentsError`, whose message never quotes the raw text),
+ * and give calls without an id `call_<i>`.
  * `knownToolNames`, when given, decides whether bare JSON is a call.
  */
 export function extractToolCalls(message: unknown, knownToolNames?: readonly string[]): ExtractResult {

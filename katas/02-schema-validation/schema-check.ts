@@ -6,7 +6,8 @@ export const TYPE_NAMES = ["string", "number", "integer", "boolean", "object", "
 /**
  * TODO: walk the schema and throw a SchemaError for the first problem: an unsupported keyword or
  * format, a keyword value of the wrong shape, a $ref that is not "#" or "#/$defs/<name>" or
- * names nothing, a refused pattern, nesting deeper than MAX_DEPTH.
+ * names nothing, a refused pattern, nesting deeper than MAX_DEPTH, a $ref loop that never moves
+ * into the instance (ref_cycle: found here, on the schema, not while validating).
  */
 export function checkSchema(schema: Schema): void {
   throw new Error("not implemented");

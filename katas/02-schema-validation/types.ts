@@ -7,11 +7,13 @@
 /** Why a call's `arguments` could not be turned into an object. */
 export type ArgumentsErrorCode =
   | "invalid_json" // a string that JSON.parse rejects (also after the second decode)
-  | "not_an_object" // decoded fine, but to an array, number, boolean or a third-level string
+  | "not_an_object" // decoded fine, but to an array, number, boolean, null (after a decode) or a
+  //                  string still left after two decodes
   | "ambiguous_arguments"; // both `arguments` and `parameters` are present
 
 export interface ArgumentsError {
   code: ArgumentsErrorCode;
+  /** Your own wording: never the JSON.parse error's text, which quotes a piece of the raw input. */
   message: string;
   /** The `arguments` (or `parameters`, `input`) value exactly as the message carried it. */
   raw: unknown;
@@ -28,9 +30,11 @@ export interface ToolCall {
 
 /** Problems with the message itself, not with one call's arguments. */
 export type ExtractErrorCode =
-  | "invalid_json" // the content of a <tool_call> tag is not JSON
+  | "invalid_json" // a <tool_call> tag's content is not JSON and holds no JSON value either
   | "unclosed_tag" // a <tool_call> tag without its </tool_call>
-  | "missing_name"; // an explicit call (tool_calls entry, tool_use block, tag) without a name
+  | "missing_name"; // an explicit call (tool_calls entry, tool-call entry, tool_use block, tag)
+  //                   without a name, a non-object tool_calls entry, or a tag holding a non-object
+  //                   (an array included)
 
 export interface ExtractError {
   code: ExtractErrorCode;
@@ -58,7 +62,8 @@ export interface ValidationError {
   /** RFC 6901 JSON Pointer to the instance location ("" is the whole instance). For `required`
    * it points at the missing property (its parent exists, it does not). */
   path: string;
-  /** The failing keyword: a schema keyword, "false" for a false schema, or "depth". */
+  /** The failing keyword: a schema keyword, "false" for a false schema, or "depth" (the instance
+   * is nested too deep, or validating it would apply schemas more than 500 levels deep). */
   keyword: string;
   /** Readable, says what was expected and what was got (see the README for what it contains). */
   message: string;
@@ -75,7 +80,8 @@ export interface Coercion {
 export interface ValidationResult {
   valid: boolean;
   errors: ValidationError[];
-  /** With `coerce`, a copy of the instance with the coercions applied; otherwise the instance. */
+  /** With `coerce`, a copy of the instance with the coercions applied (the instance itself after a
+   * `depth` error); otherwise the instance. */
   value: unknown;
   coercions: Coercion[];
 }
@@ -86,11 +92,13 @@ export type SchemaErrorCode =
   | "invalid_keyword" // a supported keyword with a value of the wrong shape
   | "unsupported_ref" // a $ref that is not "#" or "#/$defs/<name>"
   | "unresolved_ref" // "#/$defs/<name>" where there is no such definition
-  | "ref_cycle" // $refs that lead back to themselves without moving into the instance
+  | "ref_cycle" // $refs that lead back to themselves without moving into the instance (found
+  //               on the schema, whatever the instance)
   | "unsafe_pattern" // a pattern refused by the backtracking rule (see the README)
-  | "too_deep"; // schema nesting deeper than MAX_DEPTH
+  | "too_deep"; // an object subschema more than MAX_DEPTH levels below the root
 
-/** Thrown by `validate` when the schema itself is unusable: a programmer's error, not the model's. */
+/** Thrown by `validate` when the schema itself is unusable: a programmer's error, not the model's.
+ * Its `name` is "SchemaError". */
 export class SchemaError extends Error {
   readonly code: SchemaErrorCode;
   /** JSON Pointer into the schema, to the offending keyword. */
@@ -103,7 +111,8 @@ export class SchemaError extends Error {
   }
 }
 
-/** Deepest nesting accepted, both for instances (containers inside containers) and schemas. */
+/** Deepest nesting accepted, both for instances (containers inside containers) and schemas.
+ * Validation also applies schemas at most 5 * MAX_DEPTH levels inside one another (README task 7). */
 export const MAX_DEPTH = 100;
 /** Longest `pattern` source accepted, in UTF-16 code units. */
 export const MAX_PATTERN_LENGTH = 1000;

@@ -5,9 +5,10 @@ import { MAX_FEEDBACK_ERRORS, type ValidationError } from "./types.ts";
 /** Values longer than this, once rendered as JSON, are cut and end with "...". */
 const MAX_VALUE_CHARS = 60;
 
-/** A value as it appears in a message: JSON, cut short. */
+/** A value as it appears in a message: JSON, cut short (60 UTF-16 code units, as `slice`
+ * counts them). A value JSON cannot hold (undefined, NaN, an infinity) is shown by `String`. */
 export function describeValue(value: unknown): string {
-  const json = value === undefined ? "undefined" : JSON.stringify(value);
+  const json = value === undefined || (typeof value === "number" && !Number.isFinite(value)) ? String(value) : JSON.stringify(value);
   return json.length > MAX_VALUE_CHARS ? `${json.slice(0, MAX_VALUE_CHARS - 3)}...` : json;
 }
 

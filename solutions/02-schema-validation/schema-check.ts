@@ -34,7 +34,8 @@ const RULES: Record<string, Rule> = {
   },
   properties: schemaMap,
   $defs: schemaMap,
-  required: (v, at) => need(Array.isArray(v) && v.every((n) => typeof n === "string"), at, "an array of strings"),
+  required: (v, at) =>
+    need(Array.isArray(v) && v.every((n) => typeof n === "string") && new Set(v).size === v.length, at, "an array of distinct strings"),
   additionalProperties: subschema,
   items: subschema, // draft 2020-12: one schema for every item (the array form is prefixItems, unsupported)
   not: subschema,
@@ -74,7 +75,59 @@ const checked = new WeakSet<object>();
 export function checkSchema(schema: Schema): void {
   if (typeof schema === "object" && schema !== null && checked.has(schema)) return;
   checkNode(schema, "", 0, schema);
+  findRefCycle(schema);
   if (typeof schema === "object" && schema !== null) checked.add(schema);
+}
+
+/**
+ * A `$ref` loop that never moves into the instance: a chain of `$ref`, `allOf`, `anyOf`, `oneOf`
+ * and `not` steps that leads from a schema back to itself. Such a loop would run forever on any
+ * value it is reached with, so it is refused up front, whatever the instance. Every loop goes
+ * through a `$ref` target (the root or one of its `$defs`), so a depth-first walk from each of
+ * them finds it; the error points at the `$ref` that closes the loop.
+ */
+function findRefCycle(root: Schema): void {
+  const starts: Array<[Schema, string]> = [[root, ""]];
+  const defs = typeof root === "object" && Object.hasOwn(root, "$defs") ? (root.$defs as Record<string, Schema>) : {};
+  for (const name of Object.keys(defs)) starts.push([defs[name], childPointer("/$defs", name)]);
+  const done = new Set<unknown>(); // schemas whose in-place steps are known to end
+  const onPath = new Set<unknown>();
+  // An explicit stack (a chain of $refs across many definitions can be long): each frame is a
+  // schema and the in-place steps from it not yet walked.
+  const stack: Array<{ node: object; next: Array<[Schema, string]> }> = [];
+  const enter = (node: Schema, at: string): void => {
+    if (typeof node !== "object" || done.has(node)) return;
+    const next: Array<[Schema, string]> = [];
+    if (Object.hasOwn(node, "$ref")) {
+      const refAt = childPointer(at, "$ref");
+      const target = resolveRef(root, node.$ref as string, refAt);
+      if (target.schema === node || onPath.has(target.schema)) {
+        throw new SchemaError("ref_cycle", refAt, `$ref ${JSON.stringify(node.$ref)} leads back to itself without moving into the instance`);
+      }
+      next.push([target.schema, target.schemaPath]);
+    }
+    for (const keyword of ["allOf", "anyOf", "oneOf"]) {
+      if (Object.hasOwn(node, keyword)) (node[keyword] as Schema[]).forEach((s, i) => next.push([s, childPointer(childPointer(at, keyword), i)]));
+    }
+    if (Object.hasOwn(node, "not")) next.push([node.not as Schema, childPointer(at, "not")]);
+    next.reverse(); // popped from the end: walked in document order
+    onPath.add(node);
+    stack.push({ node, next });
+  };
+  for (const [schema, at] of starts) {
+    enter(schema, at);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const step = top.next.pop();
+      if (step) {
+        enter(step[0], step[1]);
+      } else {
+        stack.pop();
+        onPath.delete(top.node);
+        done.add(top.node);
+      }
+    }
+  }
 }
 
 function checkNode(node: unknown, at: string, depth: number, root: Schema): void {

@@ -7,7 +7,6 @@ import { compilePattern } from "./safe-pattern.ts";
 import { checkSchema, isPlainObject, resolveRef } from "./schema-check.ts";
 import {
   MAX_DEPTH,
-  SchemaError,
   type Coercion,
   type Schema,
   type ValidateOptions,
@@ -24,15 +23,37 @@ type Obj = Record<string, unknown>;
 export function validate(schema: Schema, instance: unknown, options: ValidateOptions = {}): ValidationResult {
   checkSchema(schema);
   if (nestingDepthExceeds(instance, MAX_DEPTH)) {
-    const message = `expected at most ${MAX_DEPTH} levels of nested arrays and objects, got a deeper value`;
-    return { valid: false, errors: [{ path: "", keyword: "depth", message, schemaPath: "" }], value: instance, coercions: [] };
+    return depthError(`expected at most ${MAX_DEPTH} levels of nested arrays and objects, got a deeper value`, instance);
   }
-  const run = new Run(schema, options.coerce === true);
-  const errors: ValidationError[] = [];
-  run.evaluate(schema, instance, "", "", true, errors);
-  const coercions = [...run.coercions.values()];
-  const value = options.coerce === true ? applyCoercions(instance, coercions) : instance;
-  return { valid: errors.length === 0, errors, value, coercions };
+  try {
+    const run = new Run(schema, options.coerce === true);
+    let errors: ValidationError[] = [];
+    run.evaluate(schema, instance, "", "", 1, true, errors);
+    const coercions = [...run.coercions.values()];
+    if (options.coerce !== true) return { valid: errors.length === 0, errors, value: instance, coercions };
+    const value = applyCoercions(instance, coercions);
+    if (coercions.length > 0) {
+      // The errors are those of the value handed back: every keyword sees the coerced numbers,
+      // wherever the coercion was decided (an allOf sibling's `maximum` included).
+      errors = [];
+      new Run(schema, false).evaluate(schema, value, "", "", 1, true, errors);
+    }
+    return { valid: errors.length === 0, errors, value, coercions };
+  } catch (e) {
+    if (e !== TOO_DEEP) throw e;
+    return depthError(`expected a value that validates within ${MAX_EVAL_DEPTH} nested schemas, got one that needs more`, instance);
+  }
+}
+
+/** Schemas applied inside one another, at most (5 x MAX_DEPTH): a recursive `$ref` schema times
+ * a deep instance could otherwise nest far deeper than either, and overflow the stack. */
+const MAX_EVAL_DEPTH = 5 * MAX_DEPTH;
+/** Thrown from deep inside a validation that goes past MAX_EVAL_DEPTH; caught by `validate`. */
+const TOO_DEEP = Symbol("too deep");
+
+/** The one error of a value too deep to validate; nothing is coerced, nothing copied. */
+function depthError(message: string, instance: unknown): ValidationResult {
+  return { valid: false, errors: [{ path: "", keyword: "depth", message, schemaPath: "" }], value: instance, coercions: [] };
 }
 
 /**
@@ -53,7 +74,7 @@ function nestingDepthExceeds(instance: unknown, max: number): boolean {
 }
 
 /**
- * One validation: the root (for $ref), the coercions made so far, the $refs being followed.
+ * One validation: the root (for $ref), the coercions made so far, how deep it has gone.
  *
  * Every method appends the errors it finds to `out`, in evaluation order, instead of returning
  * arrays to be concatenated: a valid instance (the common case) builds no error arrays at all.
@@ -61,12 +82,14 @@ function nestingDepthExceeds(instance: unknown, max: number): boolean {
  */
 class Run {
   readonly coercions = new Map<string, Coercion>();
-  /** `$ref` target + instance path pairs on the current path: meeting one again is a cycle.
-   * Created on the first $ref, like `verdicts` below: most tool schemas have neither. */
-  private activeRefs: Set<string> | undefined;
   /** Verdicts of anyOf/oneOf/not branches, so that nested branches over recursive $refs do not
-   * re-evaluate the same (schema, location) exponentially often. Only used without coercion. */
-  private verdicts: WeakMap<object, Map<string, boolean>> | undefined;
+   * re-evaluate the same (schema, location) exponentially often. Only used without coercion.
+   * Each verdict keeps how many levels deep its evaluation went, so that reusing it at a deeper
+   * level still meets MAX_EVAL_DEPTH exactly where evaluating it again would. Created on first
+   * use: most tool schemas have no anyOf, oneOf or not. */
+  private verdicts: WeakMap<object, Map<string, { matched: boolean; height: number }>> | undefined;
+  /** The deepest level reached so far (see `matches`). */
+  private deepest = 0;
 
   constructor(
     private readonly root: Schema,
@@ -74,18 +97,28 @@ class Run {
   ) {}
 
   /**
-   * Appends the errors of `value` (at instance `path`) against `schema` (at `schemaPath`).
-   * `canCoerce` is false inside anyOf/oneOf/not, whose branches only answer "does it match".
+   * Appends the errors of `value` (at instance `path`) against `schema` (at `schemaPath`), a
+   * schema applied at `level` (the root is 1; a schema applied by a keyword of a schema at level
+   * k, a `$ref` target included, is at k + 1). `canCoerce` is false inside anyOf/oneOf/not, whose
+   * branches only answer "does it match".
    */
-  evaluate(schema: Schema, value: unknown, path: string, schemaPath: string, canCoerce: boolean, out: ValidationError[]): void {
+  evaluate(schema: Schema, value: unknown, path: string, schemaPath: string, level: number, canCoerce: boolean, out: ValidationError[]): void {
     if (schema === true) return;
     if (schema === false) {
       out.push(error(path, "false", schemaPath, `expected nothing here (the schema is false), got ${describeValue(value)}`));
       return;
     }
+    // Boolean schemas apply nothing further, so only object schemas count against the limit.
+    if (level > MAX_EVAL_DEPTH) throw TOO_DEEP;
+    if (level > this.deepest) this.deepest = level;
     const s = schema as Obj;
+    const next = level + 1;
 
-    if (Object.hasOwn(s, "$ref")) this.followRef(s.$ref as string, value, path, childPointer(schemaPath, "$ref"), canCoerce, out);
+    if (Object.hasOwn(s, "$ref")) {
+      // The schema check refused every $ref loop that stays at one instance location.
+      const target = resolveRef(this.root, s.$ref as string, childPointer(schemaPath, "$ref"));
+      this.evaluate(target.schema, value, path, target.schemaPath, next, canCoerce, out);
+    }
 
     if (Object.hasOwn(s, "type")) {
       const types = (Array.isArray(s.type) ? s.type : [s.type]) as string[];
@@ -102,25 +135,11 @@ class Run {
       out.push(error(path, "const", childPointer(schemaPath, "const"), `expected ${describeValue(s.const)}, got ${describeValue(value)}`));
     }
     if (typeof value === "string") stringKeywords(s, value, path, schemaPath, out);
-    if (typeof value === "number") numberKeywords(s, value, path, schemaPath, out);
-    if (isPlainObject(value)) this.objectKeywords(s, value, path, schemaPath, canCoerce, out);
-    if (Array.isArray(value)) this.arrayKeywords(s, value, path, schemaPath, canCoerce, out);
-    this.combinators(s, value, path, schemaPath, canCoerce, out);
-  }
-
-  private followRef(ref: string, value: unknown, path: string, refAt: string, canCoerce: boolean, out: ValidationError[]): void {
-    const target = resolveRef(this.root, ref, refAt);
-    const key = `${target.schemaPath} ${path}`;
-    this.activeRefs ??= new Set();
-    if (this.activeRefs.has(key)) {
-      throw new SchemaError("ref_cycle", refAt, `$ref ${JSON.stringify(ref)} leads back to itself without moving into the instance`);
-    }
-    this.activeRefs.add(key);
-    try {
-      this.evaluate(target.schema, value, path, target.schemaPath, canCoerce, out);
-    } finally {
-      this.activeRefs.delete(key);
-    }
+    // NaN and the infinities are not JSON numbers: no type, so no number keyword looks at them.
+    if (typeof value === "number" && Number.isFinite(value)) numberKeywords(s, value, path, schemaPath, out);
+    if (isPlainObject(value)) this.objectKeywords(s, value, path, schemaPath, next, canCoerce, out);
+    if (Array.isArray(value)) this.arrayKeywords(s, value, path, schemaPath, next, canCoerce, out);
+    this.combinators(s, value, path, schemaPath, next, canCoerce, out);
   }
 
   /** A numeric string, where the schema wants a number and not a string, becomes that number. */
@@ -134,11 +153,11 @@ class Run {
     return n;
   }
 
-  private objectKeywords(s: Obj, value: Obj, path: string, schemaPath: string, canCoerce: boolean, out: ValidationError[]): void {
+  private objectKeywords(s: Obj, value: Obj, path: string, schemaPath: string, next: number, canCoerce: boolean, out: ValidationError[]): void {
     // Own properties only: {} has no "constructor" property, whatever its prototype says.
     if (Object.hasOwn(s, "required")) {
       for (const name of s.required as string[]) {
-        if (!Object.hasOwn(value, name)) {
+        if (!has(value, name)) {
           out.push(error(childPointer(path, name), "required", childPointer(schemaPath, "required"), `expected required property \`${name}\`, got nothing`));
         }
       }
@@ -146,26 +165,26 @@ class Run {
     const properties = (Object.hasOwn(s, "properties") ? s.properties : {}) as Obj;
     const propertiesAt = childPointer(schemaPath, "properties");
     for (const name of Object.keys(properties)) {
-      if (Object.hasOwn(value, name)) {
-        this.evaluate(properties[name] as Schema, value[name], childPointer(path, name), childPointer(propertiesAt, name), canCoerce, out);
+      if (has(value, name)) {
+        this.evaluate(properties[name] as Schema, value[name], childPointer(path, name), childPointer(propertiesAt, name), next, canCoerce, out);
       }
     }
     if (Object.hasOwn(s, "additionalProperties")) {
       const extra = s.additionalProperties as Schema;
       const at = childPointer(schemaPath, "additionalProperties");
       for (const name of Object.keys(value)) {
-        if (Object.hasOwn(properties, name)) continue;
+        if (Object.hasOwn(properties, name) || !has(value, name)) continue;
         const where = childPointer(path, name);
         if (extra === false) {
           out.push(error(where, "additionalProperties", at, `expected no property \`${name}\` (not allowed), got ${describeValue(value[name])}`));
         } else {
-          this.evaluate(extra, value[name], where, at, canCoerce, out);
+          this.evaluate(extra, value[name], where, at, next, canCoerce, out);
         }
       }
     }
   }
 
-  private arrayKeywords(s: Obj, value: unknown[], path: string, schemaPath: string, canCoerce: boolean, out: ValidationError[]): void {
+  private arrayKeywords(s: Obj, value: unknown[], path: string, schemaPath: string, next: number, canCoerce: boolean, out: ValidationError[]): void {
     if (Object.hasOwn(s, "minItems") && value.length < (s.minItems as number)) {
       out.push(error(path, "minItems", childPointer(schemaPath, "minItems"), `expected at least ${s.minItems} items, got ${value.length}`));
     }
@@ -178,54 +197,64 @@ class Run {
     }
     if (Object.hasOwn(s, "items")) {
       const at = childPointer(schemaPath, "items");
-      for (let i = 0; i < value.length; i++) this.evaluate(s.items as Schema, value[i], childPointer(path, i), at, canCoerce, out);
+      for (let i = 0; i < value.length; i++) this.evaluate(s.items as Schema, value[i], childPointer(path, i), at, next, canCoerce, out);
     }
   }
 
   /** allOf is plain conjunction: its branches' own errors. anyOf, oneOf and not only know
    * "matched or not", so they report one error of their own. */
-  private combinators(s: Obj, value: unknown, path: string, schemaPath: string, canCoerce: boolean, out: ValidationError[]): void {
+  private combinators(s: Obj, value: unknown, path: string, schemaPath: string, next: number, canCoerce: boolean, out: ValidationError[]): void {
     if (Object.hasOwn(s, "allOf")) {
       const at = childPointer(schemaPath, "allOf");
-      (s.allOf as Schema[]).forEach((sub, i) => this.evaluate(sub, value, path, childPointer(at, i), canCoerce, out));
+      (s.allOf as Schema[]).forEach((sub, i) => this.evaluate(sub, value, path, childPointer(at, i), next, canCoerce, out));
     }
+    // Every branch of anyOf and oneOf is evaluated, even after one has matched: how deep a
+    // validation goes (MAX_EVAL_DEPTH) must not depend on the order branches are tried in.
     if (Object.hasOwn(s, "anyOf")) {
       const branches = s.anyOf as Schema[];
       const at = childPointer(schemaPath, "anyOf");
-      if (!branches.some((sub, i) => this.matches(sub, value, path, childPointer(at, i)))) {
+      if (branches.filter((sub, i) => this.matches(sub, value, path, childPointer(at, i), next)).length === 0) {
         out.push(error(path, "anyOf", at, `expected a value matching at least one of the ${branches.length} anyOf schemas, got ${describeValue(value)}`));
       }
     }
     if (Object.hasOwn(s, "oneOf")) {
       const branches = s.oneOf as Schema[];
       const at = childPointer(schemaPath, "oneOf");
-      const matched = branches.filter((sub, i) => this.matches(sub, value, path, childPointer(at, i))).length;
+      const matched = branches.filter((sub, i) => this.matches(sub, value, path, childPointer(at, i), next)).length;
       if (matched !== 1) {
         out.push(error(path, "oneOf", at, `expected a value matching exactly one of the ${branches.length} oneOf schemas (${matched} matched), got ${describeValue(value)}`));
       }
     }
-    if (Object.hasOwn(s, "not") && this.matches(s.not as Schema, value, path, childPointer(schemaPath, "not"))) {
+    if (Object.hasOwn(s, "not") && this.matches(s.not as Schema, value, path, childPointer(schemaPath, "not"), next)) {
       out.push(error(path, "not", childPointer(schemaPath, "not"), `expected a value that does not match the "not" schema, got ${describeValue(value)}`));
     }
   }
 
-  private matches(schema: Schema, value: unknown, path: string, schemaPath: string): boolean {
+  private matches(schema: Schema, value: unknown, path: string, schemaPath: string, level: number): boolean {
     if (typeof schema === "boolean") return schema;
     const check = () => {
       const errors: ValidationError[] = [];
-      this.evaluate(schema, value, path, schemaPath, false, errors);
+      this.evaluate(schema, value, path, schemaPath, level, false, errors);
       return errors.length === 0;
     };
     if (this.coerce) return check();
     this.verdicts ??= new WeakMap();
     let byPath = this.verdicts.get(schema);
     if (!byPath) this.verdicts.set(schema, (byPath = new Map()));
-    let verdict = byPath.get(path);
-    if (verdict === undefined) {
-      verdict = check();
-      byPath.set(path, verdict);
+    const known = byPath.get(path);
+    if (known !== undefined) {
+      // Reused: the limit applies as if the branch were evaluated again at this level.
+      const reached = level + known.height;
+      if (reached > MAX_EVAL_DEPTH) throw TOO_DEEP;
+      if (reached > this.deepest) this.deepest = reached;
+      return known.matched;
     }
-    return verdict;
+    const outer = this.deepest;
+    this.deepest = level;
+    const matched = check();
+    byPath.set(path, { matched, height: this.deepest - level });
+    if (outer > this.deepest) this.deepest = outer;
+    return matched;
   }
 }
 
@@ -277,6 +306,11 @@ export function isMultipleOf(value: number, divisor: number): boolean {
 function hasAnyType(value: unknown, types: string[]): boolean {
   for (const type of types) if (hasType(value, type)) return true;
   return false;
+}
+
+/** An own property with a value: a member set to `undefined` is absent, as in JSON. */
+function has(o: Obj, name: string): boolean {
+  return Object.hasOwn(o, name) && o[name] !== undefined;
 }
 
 function hasType(value: unknown, type: string): boolean {
