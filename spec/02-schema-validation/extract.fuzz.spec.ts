@@ -45,7 +45,7 @@ describe("1. Extract the tool calls", () => {
             if (id !== undefined) expect(r.calls[i].id).toBe(id);
           });
           expect(new Set(r.calls.map((c) => c.id)).size).toBe(new Set(items.map(([, id], i) => id ?? `gen${i}`)).size);
-          expect(extractToolCalls(message)).toEqual(r);
+          expect(extractToolCalls(message), "rule: the same message always gives the same result").toEqual(r);
         },
       ),
     );

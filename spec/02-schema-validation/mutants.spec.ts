@@ -315,9 +315,10 @@ describe("7. Safety limits", () => {
   l3("the instance depth counts arrays and objects only: 100 nested arrays around a number are fine", () => {
     let value: unknown = 1;
     for (let i = 0; i < 100; i++) value = [value];
-    expect(validate({}, value).errors).toEqual([]);
-    const deeper = validate({}, [value]);
-    expect(deeper.errors).toEqual([{ path: "", keyword: "depth", message: deeper.errors[0].message, schemaPath: "" }]);
+    expect(validate({}, value).errors, "rule: 100 nested arrays are 100 levels (a top-level [] is 1), not too deep").toEqual([]);
+    const deeper = validate({}, [value]).errors;
+    expect(deeper.map((e) => [e.path, e.keyword, e.schemaPath]), "rule: 101 levels (a top-level [] is 1) is one depth error").toEqual([["", "depth", ""]]);
+    expect(typeof deeper[0]?.message, "rule: the depth error has a message").toBe("string");
   });
 
   l3("patterns: a pattern of exactly MAX_PATTERN_LENGTH characters is accepted, one more is refused", () => {

@@ -257,6 +257,6 @@ describe("4. Report every error, with its path", () => {
 
   l2("the same input always gives the same errors", () => {
     const data = { date: "x", unit: 1, days: 1.5, extra: [1] };
-    expect(validate(weather, data)).toEqual(validate(weather, data));
+    expect(validate(weather, data), "rule: deterministic, the same errors in the same order").toEqual(validate(weather, data));
   });
 });

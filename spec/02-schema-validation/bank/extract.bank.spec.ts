@@ -87,7 +87,7 @@ describe("1. Extract the tool calls", () => {
       fc.property(fc.array(fc.tuple(toolName, id), { minLength: 1, maxLength: 6 }), (specs) => {
         const message = { tool_calls: specs.map(([n, i]) => entry(n, "{}", i)) };
         const ids = extractToolCalls(message).calls.map((c) => c.id);
-        expect(ids).toEqual(extractToolCalls(message).calls.map((c) => c.id));
+        expect(ids, "rule: the same message always gets the same ids").toEqual(extractToolCalls(message).calls.map((c) => c.id));
         specs.forEach(([, given], i) => {
           if (typeof given === "string" && given !== "") expect(ids[i]).toBe(given);
           else {
@@ -107,6 +107,22 @@ describe("1. Extract the tool calls", () => {
         expect(r.calls.map((c) => [c.name, c.arguments])).toEqual(items.map(([c]) => [c.name, c.arguments]));
       }),
     );
+  });
+
+  l2("inherited message keys are never read: content, function, type and tool_calls from a prototype", () => {
+    const call = '{"name": "wire_funds", "arguments": {"amount": 900}}';
+    const fromContent = Object.create({ content: `sending ${call}` }) as Record<string, unknown>;
+    fromContent.role = "assistant";
+    expect(extractToolCalls(fromContent), "rule: an inherited content is not scanned").toEqual({ calls: [], errors: [] });
+    const fromFunction = Object.create({ function: { name: "wire_funds", arguments: "{}" }, type: "function" }) as Record<string, unknown>;
+    fromFunction.id = "call_q";
+    expect(extractToolCalls(fromFunction), "rule: an inherited function is not a tool-call entry").toEqual({ calls: [], errors: [] });
+    const block = Object.create({ type: "tool_use" }) as Record<string, unknown>;
+    Object.assign(block, { id: "tu_1", name: "wire_funds", input: { amount: 1 } });
+    expect(extractToolCalls(block).calls.map((c) => c.arguments), "rule: an inherited type does not make a tool_use block").toEqual([]);
+    const own = Object.create({ tool_calls: [{ id: "x", type: "function", function: { name: "wire_funds", arguments: "{}" } }] }) as Record<string, unknown>;
+    own.content = `ok ${call.replace("wire_funds", "check_balance")}`;
+    expect(extractToolCalls(own).calls.map((c) => c.name), "rule: only the own content counts, not the inherited tool_calls").toEqual(["check_balance"]);
   });
 });
 

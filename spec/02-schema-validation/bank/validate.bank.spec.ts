@@ -116,6 +116,13 @@ describe("3. Validate against the keyword subset", () => {
     expect(pairs(schema, { p: 1, q: 2 })).toEqual([["/p", "type"], ["/q", "minimum"]]);
     expect(valid(schema, { p: "x", q: 3 })).toBe(true);
   });
+
+  l2("minLength and maxLength count astral characters as one", () => {
+    expect(valid({ minLength: 3 }, "𝄞𝄞"), "rule: two code points (four code units) are shorter than 3").toBe(false);
+    expect(valid({ maxLength: 2 }, "𠜎𠜎"), "rule: two CJK extension-B characters are length 2").toBe(true);
+    expect(valid({ minLength: 2, maxLength: 2 }, "👍🏽"), "rule: an emoji with a skin-tone modifier is two code points").toBe(true);
+    expect(pairs({ type: "object", properties: { tag: { type: "string", maxLength: 3 } } }, { tag: "🇫🇷🇩🇪" }), "rule: four regional indicators are 4").toEqual([["/tag", "maxLength"]]);
+  });
 });
 
 describe("4. Report every error, with its path", () => {
