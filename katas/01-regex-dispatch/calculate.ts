@@ -6,7 +6,8 @@ export const MAX_CALC_DEPTH = 100;
 
 /**
  * TODO: evaluate + - * / % ** ( ) with unary minus and decimals (grammar in the README).
- * SyntaxError for anything else; RangeError for division by zero or a non-finite result.
+ * SyntaxError for anything else; RangeError for division by zero or any number on the way
+ * (read, computed or the result) that is not finite. Messages never quote the expression.
  */
 export function calculate(expression: string): number {
   throw new Error("not implemented");

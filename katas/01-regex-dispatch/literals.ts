@@ -16,7 +16,9 @@ export type Read<T> = { ok: true; value: T; end: number } | ReadFailure;
  * TODO: read one literal starting at `pos` (leading whitespace allowed) and say where it ended.
  * Strings in "..." '...' “...” with escapes; numbers; true/false/null/True/False/None; nested
  * [arrays] and {objects} (keys always own properties); bare words up to , ， ) ） ] } or a line
- * break. One pass over the characters: no regex over the input.
+ * break, failing (malformed) at the first forbidden character ( （ [ { " ' “ ” = on the spot.
+ * One pass over the characters, stopping at the first one that does not fit: no regex over the
+ * input.
  */
 export function readValue(text: string, pos: number, depth: number): Read<Value> {
   throw new Error("not implemented");

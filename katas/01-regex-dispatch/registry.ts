@@ -9,9 +9,11 @@ export function normalizeName(name: string): string {
 }
 
 /**
- * TODO: keep the tools by normalised name; throw an Error for an empty name, a missing `run`, or
- * two tools with one normalised name. `lookup` must only ever find what was registered:
- * never `__proto__`, `constructor`, `toString`...
+ * TODO: keep the tools by normalised name; throw an Error for a name that is not a primitive
+ * string (a `String` object or a number is refused), a name that is empty after trimming, a
+ * `run` that is not a function, or two tools with one normalised name. `lookup` returns
+ * undefined for anything that is not a string (never throws) and must only ever find what was
+ * registered: never `__proto__`, `constructor`, `toString`...
  */
 export function createRegistry(tools: readonly ToolDefinition[]): Registry {
   throw new Error("not implemented");

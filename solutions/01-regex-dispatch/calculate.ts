@@ -21,7 +21,7 @@ class Parser {
   parse(): number {
     const value = this.expression();
     this.skipSpaces();
-    if (this.pos < this.source.length) this.fail(`unexpected '${this.source[this.pos]}'`);
+    if (this.pos < this.source.length) this.fail("unexpected character");
     return value;
   }
 
@@ -30,7 +30,7 @@ class Parser {
     for (let op = this.peekOperator(); op === "+" || op === "-"; op = this.peekOperator()) {
       this.pos += 1;
       const right = this.term();
-      value = op === "+" ? value + right : value - right;
+      value = finite(op === "+" ? value + right : value - right);
     }
     return value;
   }
@@ -41,7 +41,7 @@ class Parser {
       this.pos += 1;
       const right = this.unary();
       if ((op === "/" || op === "%") && right === 0) throw new RangeError("division by zero");
-      value = op === "*" ? value * right : op === "/" ? value / right : value % right;
+      value = finite(op === "*" ? value * right : op === "/" ? value / right : value % right);
     }
     return value;
   }
@@ -56,7 +56,7 @@ class Parser {
     const base = this.atom();
     if (this.peekOperator() !== "**") return base;
     this.pos += 2;
-    return base ** this.nested(() => this.unary());
+    return finite(base ** this.nested(() => this.unary()));
   }
 
   private atom(): number {
@@ -84,9 +84,9 @@ class Parser {
     }
     if (intDigits === 0 && fracDigits === 0) {
       this.pos = start;
-      this.fail(start < this.source.length ? `unexpected '${this.source[start]}'` : "expected a number");
+      this.fail(start < this.source.length ? "unexpected character" : "expected a number");
     }
-    return Number(this.source.slice(start, this.pos));
+    return finite(Number(this.source.slice(start, this.pos)));
   }
 
   /** The operator at the cursor (after spaces): "**" is one operator, not two "*". */
@@ -110,6 +110,7 @@ class Parser {
     while (this.source[this.pos] === " " || this.source[this.pos] === "\t") this.pos++;
   }
 
+  /** Messages give a position, never a piece of the expression: it is the model's raw text. */
   private fail(message: string): never {
     throw new SyntaxError(`${message} at position ${this.pos}`);
   }
@@ -118,14 +119,22 @@ class Parser {
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= "0" && c <= "9";
 
 /**
+ * Every value on the way must be finite, not only the result: `1 / 10 ** 400` would otherwise
+ * answer 0 and `(10 ** 400) ** 0` 1, from a step that already overflowed.
+ */
+function finite(value: number): number {
+  if (!Number.isFinite(value)) throw new RangeError("a number on the way is not finite (overflow or NaN)");
+  return value;
+}
+
+/**
  * Evaluates an arithmetic expression. Throws SyntaxError for anything outside the grammar,
- * RangeError for a division (or %) by zero and for a result that is not a finite number.
+ * RangeError for a division (or %) by zero and for any value on the way (a number written in
+ * the expression, any step, the result) that is not a finite number.
  */
 export function calculate(expression: string): number {
   if (typeof expression !== "string") throw new SyntaxError("the expression must be a string");
-  const value = new Parser(expression).parse();
-  if (!Number.isFinite(value)) throw new RangeError("the result is not a finite number");
-  return value;
+  return new Parser(expression).parse();
 }
 
 /** The built-in tool: `calculate(expression="2 * (3 + 4)")`. */

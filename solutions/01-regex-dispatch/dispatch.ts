@@ -31,12 +31,30 @@ function runCall(call: ParsedCall, registry: Registry): CallResult {
   try {
     return { call, span: call.span, ok: true, value: tool.run(bound) };
   } catch (thrown) {
-    if (thrown instanceof BadArgumentsError) return failed({ code: "bad_arguments", message: safeMessage(thrown) });
-    return failed({ code: "tool_error", ...describeThrown(thrown) });
+    const kind = kindOf(thrown);
+    if (kind === "bad_arguments") return failed({ code: "bad_arguments", message: safeMessage(thrown as Error) });
+    return failed({ code: "tool_error", ...describeThrown(thrown, kind === "error") });
   }
 }
 
-/** Positional arguments fill the parameters in order, keywords by name. Returns the reason on failure. */
+/**
+ * `instanceof` only: an Error that merely calls itself "BadArgumentsError" is another Error. A
+ * thrown Proxy can make `instanceof` itself throw: such a value counts as no Error at all.
+ */
+function kindOf(thrown: unknown): "bad_arguments" | "error" | "other" {
+  try {
+    if (thrown instanceof BadArgumentsError) return "bad_arguments";
+    return thrown instanceof Error ? "error" : "other";
+  } catch {
+    return "other";
+  }
+}
+
+/**
+ * Positional arguments fill the parameters in order, keywords by name. Returns the reason on
+ * failure, which names parameters by the tool's own names and arguments by their position, never
+ * by what the model wrote (a model may paste a secret anywhere, a keyword's name included).
+ */
 export function bindArguments(tool: ToolDefinition, call: ParsedCall): Record<string, Value> | string {
   const params = tool.params;
   if (call.args.length > params.length) {
@@ -45,7 +63,10 @@ export function bindArguments(tool: ToolDefinition, call: ParsedCall): Record<st
   const bound: Record<string, Value> = {};
   call.args.forEach((value, i) => setOwn(bound, params[i].name, value));
   for (const key of Object.keys(call.kwargs)) {
-    if (!params.some((p) => p.name === key)) return `${tool.name} has no parameter '${key}'`;
+    if (!params.some((p) => p.name === key)) {
+      const names = params.map((p) => p.name).join(", ") || "none";
+      return `${tool.name} has no parameter for a keyword argument it was given (its parameters: ${names})`;
+    }
     if (Object.hasOwn(bound, key)) return `${tool.name} got '${key}' twice`;
     setOwn(bound, key, call.kwargs[key]);
   }
@@ -55,8 +76,8 @@ export function bindArguments(tool: ToolDefinition, call: ParsedCall): Record<st
 }
 
 /** The type and message of whatever was thrown; never the stack, never a second throw. */
-function describeThrown(thrown: unknown): { type: string; message: string } {
-  if (thrown instanceof Error) return { type: safeString(() => String(thrown.name)), message: safeMessage(thrown) };
+function describeThrown(thrown: unknown, isError: boolean): { type: string; message: string } {
+  if (isError) return { type: safeString(() => String((thrown as Error).name)), message: safeMessage(thrown as Error) };
   return { type: typeof thrown, message: safeString(() => String(thrown)) };
 }
 

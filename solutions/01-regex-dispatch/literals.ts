@@ -13,7 +13,8 @@ export const MAX_DEPTH = 64;
 export type ReadFailure = { ok: false; kind: "truncated" | "malformed" | "too_deep"; at: number; message: string };
 export type Read<T> = { ok: true; value: T; end: number } | ReadFailure;
 
-const WHITESPACE = new Set([" ", "\t", "\n", "\r", "\u3000"]);
+/** The only whitespace of the kata: NBSP, VT, FF, U+2028 and the like are ordinary characters. */
+export const WHITESPACE = new Set([" ", "\t", "\n", "\r", "\u3000"]);
 /** Characters that end a bare word (it may stop there; what follows is the caller's business). */
 const BARE_END = new Set([",", "，", ")", "）", "]", "}", "\n", "\r"]);
 /** Characters a bare word may not contain: they start or end something else. */
@@ -178,7 +179,8 @@ export function readKey(text: string, pos: number): Read<string> {
 function readBare(text: string, pos: number): Read<Value> {
   let i = pos;
   while (i < text.length && !BARE_END.has(text[i])) {
-    if (BARE_FORBIDDEN.has(text[i])) return malformed(pos, `unexpected '${text[i]}'`);
+    // The message names the place, never the text: a model may have pasted a secret there.
+    if (BARE_FORBIDDEN.has(text[i])) return malformed(pos, `a bare word may not contain the character at offset ${i}`);
     i++;
   }
   if (i >= text.length) return truncated(i, "the text ended inside a bare word");

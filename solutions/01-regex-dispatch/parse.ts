@@ -10,7 +10,7 @@
 //   - something that is not an argument list turns up: the parenthesis was prose; the scan goes on
 //     from the point where reading failed. Never going back further than that keeps it linear.
 import {
-  isCloseParen, isComma, isOpenParen, readKey, readValue, setOwn, skipWhitespace,
+  isCloseParen, isComma, isOpenParen, readKey, readValue, setOwn, skipWhitespace, WHITESPACE,
   type Read, type ReadFailure,
 } from "./literals.ts";
 import type { ParseError, ParsedCall, ParseResult, Span, Value } from "./types.ts";
@@ -60,7 +60,7 @@ function readArgumentList(text: string, paren: number): Read<ArgumentList> {
     let valueEnd: number;
     if (key.ok && text[eq] === "=") {
       if (Object.hasOwn(kwargs, key.value)) {
-        return { ok: false, kind: "malformed", at: i, message: `keyword '${key.value}' given twice` };
+        return { ok: false, kind: "malformed", at: i, message: "a keyword given twice" };
       }
       const value = readValue(text, eq + 1, 0);
       if (!value.ok) return value;
@@ -242,7 +242,9 @@ function cut(text: string, regions: Span[]): string {
 
 /**
  * A fenced block (a line starting with ``` up to the next such line) that holds nothing but
- * calls and whitespace is removed whole, fences included, instead of leaving an empty fence.
+ * spans cut from the prose (calls, lists, parse errors), at least one, and whitespace is removed
+ * whole, fences included, instead of leaving an empty fence. Lines end at "\n", "\r\n" or a
+ * lone "\r"; the line break after the closing fence line stays.
  */
 function absorbCallOnlyFences(text: string, regions: Span[]): Span[] {
   const out: Span[] = [];
@@ -251,13 +253,14 @@ function absorbCallOnlyFences(text: string, regions: Span[]): Span[] {
   let contentStart = 0;
 
   for (let lineStart = 0; lineStart < text.length; ) {
-    const newline = text.indexOf("\n", lineStart);
-    const lineEnd = newline === -1 ? text.length : newline;
+    let lineEnd = lineStart;
+    while (lineEnd < text.length && text[lineEnd] !== "\n" && text[lineEnd] !== "\r") lineEnd++;
+    const next = lineEnd + (text[lineEnd] === "\r" && text[lineEnd + 1] === "\n" ? 2 : 1);
     const first = skipSpaces(text, lineStart, lineEnd);
     if (text.startsWith("```", first)) {
       if (open === -1) {
         open = lineStart;
-        contentStart = lineEnd + 1;
+        contentStart = next;
       } else {
         // Copy the regions before the block, then decide about the block.
         while (r < regions.length && regions[r].end <= open) out.push(regions[r++]);
@@ -277,7 +280,7 @@ function absorbCallOnlyFences(text: string, regions: Span[]): Span[] {
         open = -1;
       }
     }
-    lineStart = lineEnd + 1;
+    lineStart = next;
   }
   while (r < regions.length) out.push(regions[r++]);
   return out;
@@ -288,7 +291,8 @@ function skipSpaces(text: string, from: number, to: number): number {
   return from;
 }
 
+/** Only the kata's whitespace (space, tab, line breaks, U+3000): NBSP and U+2028 are text. */
 function isBlank(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (!/\s/.test(text[i])) return false;
+  for (let i = from; i < to; i++) if (!WHITESPACE.has(text[i])) return false;
   return true;
 }

@@ -31,6 +31,7 @@ export interface ParsedCall {
 
 /** A call that was started but cannot be read: cut off, refused or malformed marker. */
 export interface ParseError {
+  /** Says where and what went wrong; never quotes the text (it may hold a secret). */
   message: string;
   /** From the start of the call (or marker) to where reading stopped. */
   span: Span;
@@ -43,8 +44,8 @@ export interface ParseResult {
   calls: ParsedCall[];
   /** Every call that was started but could not be read, in order. */
   errors: ParseError[];
-  /** The text with every call, list, call-only code fence and error cut out; the input itself
-   * (the very same string) when there is none. */
+  /** The text with every call, list and error cut out, and every code fence that holds nothing
+   * else; the input itself (the very same string) when there is no call and no error. */
   prose: string;
 }
 
@@ -63,7 +64,8 @@ export interface ToolDefinition {
 }
 
 export interface Registry {
-  /** The tool registered under `name` after trimming and lower-casing, else undefined. */
+  /** The tool registered under `name` after trimming and lower-casing, else undefined (also for
+   * a `name` that is not a string: never a throw). */
   lookup(name: string): ToolDefinition | undefined;
   /** The registered names, normalised, in registration order. */
   names(): string[];
@@ -90,7 +92,8 @@ export interface CallResult {
 }
 
 export interface DispatchResult {
-  /** The prose around the calls; the input itself, untouched, when there is no call. */
+  /** The prose around the calls; the input itself, untouched, when there is no call and no
+   * parse error. */
   text: string;
   /** One entry per call and per parse error, in text order. */
   results: CallResult[];
