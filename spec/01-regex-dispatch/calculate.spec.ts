@@ -2,6 +2,7 @@
 import { describe, expect } from "vitest";
 import { calculate, calculateTool, createRegistry, dispatch, parseToolCalls } from "@impl/01-regex-dispatch";
 import { l1, l2, l3 } from "../support/graded.ts";
+import { leakedPieces } from "./helpers.ts";
 
 describe("5. The safe calculator: calculate and calculateTool", () => {
   describe("calculate", () => {
@@ -45,6 +46,38 @@ describe("5. The safe calculator: calculate and calculateTool", () => {
       expect(calculate("0 / 5")).toBe(0);
     });
 
+    l2("every number on the way must be finite: an overflow that a later step would hide is a RangeError", () => {
+      for (const expression of ["1 / 10 ** 400", "(10 ** 400) ** 0", "3 % 10 ** 400", "-(2 ** 1024) ** 0", `1 / 1${"0".repeat(400)}`, `1${"0".repeat(400)} ** 0`]) {
+        expect(() => calculate(expression), `rule: any non-finite value on the way: ${expression.slice(0, 40)}`).toThrow(RangeError);
+      }
+      expect(calculate("10 ** 300 / 10 ** 300"), "finite steps are fine").toBe(1);
+      expect(calculate("2 ** 1023 * 1.5"), "finite steps are fine").toBe(2 ** 1023 * 1.5);
+    });
+
+    l2("only spaces and tabs separate tokens: a line break or any other whitespace is a SyntaxError", () => {
+      expect(calculate(" \t1 +\t2 \t"), "spaces and tabs anywhere between, before and after").toBe(3);
+      for (const expression of ["1 +\n2", "1\r+ 2", "1 + 2\n", "1\u00a0+ 2", "\u30001", "1\v+2", "1 +\f2", "1\u2028+2"]) {
+        expect(() => calculate(expression), `rule: no other whitespace: ${JSON.stringify(expression)}`).toThrow(SyntaxError);
+      }
+    });
+
+    l3("calculate's errors never quote the expression: a secret in it does not come back", () => {
+      const SECRET = "Jt6Nc3Xq8Bv1Kw4Z";
+      for (const expression of [SECRET, `2 * ${SECRET}`, `(1 + 2) ${SECRET}`, `"${SECRET}"`, `1 / 0 + ${SECRET}`]) {
+        let message = "";
+        try {
+          calculate(expression);
+        } catch (error) {
+          message = String((error as Error).message);
+        }
+        expect(message, `an error: ${expression}`).not.toBe("");
+        expect(leakedPieces(message, SECRET), `rule: an argument error never quotes the expression: ${message}`).toEqual([]);
+      }
+      const result = dispatch(`calculate(expression="${SECRET} ** 2")`, createRegistry([calculateTool]));
+      expect(result.results.map((r) => r.error?.code), "bad_arguments").toEqual(["bad_arguments"]);
+      expect(leakedPieces(result.results[0].error?.message ?? "", SECRET), "rule: calculateTool's bad_arguments never quotes the expression").toEqual([]);
+    });
+
     l3("anything outside the grammar is a SyntaxError: no names, no calls, no code", () => {
       for (const expression of [
         "", " ", "x", "1 +", "(1", "1)", "()", "2 ^ 3", "1e3", "+1", "1, 2", "1 2", "2 *** 3", "1..2",
@@ -86,7 +119,7 @@ describe("5. The safe calculator: calculate and calculateTool", () => {
   describe("calculateTool through dispatch", () => {
     l1("calculate(expression=...) runs and returns the number", () => {
       const registry = createRegistry([calculateTool]);
-      const result = dispatch(`The answer: calculate(expression="2 * (3 + 4)") and Calculate("1 + 1")`, registry);
+      const result = dispatch(`The answer: calculate(expression="2 * (3 + 4)") and calculate("1 + 1")`, registry);
       expect(result.results.map((r) => r.value)).toEqual([14, 2]);
       expect(calculateTool.name).toBe("calculate");
       expect(calculateTool.params.map((p) => p.name)).toEqual(["expression"]);

@@ -2,7 +2,7 @@
 import { describe, expect } from "vitest";
 import { BadArgumentsError, createRegistry, dispatch, type ToolDefinition } from "@impl/01-regex-dispatch";
 import { l1, l2, l3 } from "../support/graded.ts";
-import { optionalParams, sliceOf, spyTool } from "./helpers.ts";
+import { leakedPieces, optionalParams, sliceOf, spyTool } from "./helpers.ts";
 
 const weather = () => spyTool("get_weather", [{ name: "city" }, { name: "date", optional: true }], "sunny");
 
@@ -53,6 +53,15 @@ describe("2. The whitelist: createRegistry", () => {
     expect(() => createRegistry([spyTool("get_weather"), spyTool(" GET_WEATHER")])).toThrow(Error);
     expect(createRegistry([spyTool("a"), spyTool("b")]).names()).toEqual(["a", "b"]);
   });
+
+  l2("a tool name need not be an identifier: \"get weather\" is registered, and a marker can call it", () => {
+    const tool = spyTool("get weather", [{ name: "city" }]);
+    const registry = createRegistry([tool]);
+    expect(registry.names(), "rule: any non-blank string is a name").toEqual(["get weather"]);
+    const result = dispatch('TOOL_CALL: {"name": "get weather", "arguments": {"city": "Oslo"}}', registry);
+    expect(result.results.map((r) => r.ok), "rule: the marker's name is looked up as any name").toEqual([true]);
+    expect(tool.calls, "rule: the tool ran once").toEqual([{ city: "Oslo" }]);
+  });
 });
 
 describe("4. Dispatch", () => {
@@ -87,7 +96,7 @@ describe("4. Dispatch", () => {
       const order: string[] = [];
       const tool = (name: string): ToolDefinition => ({ name, params: optionalParams("n"), run: ({ n }) => order.push(`${name}${n}`) });
       const registry = createRegistry(["a", "b", "c"].map(tool));
-      const text = `a(n=1) then TOOL_CALL: {"name": "b", "arguments": {"n": 2}}\n[c(n=3), a(n=4)] and b(5)`;
+      const text = `a(n=1) then\nTOOL_CALL: {"name": "b", "arguments": {"n": 2}}\n[c(n=3), a(n=4)] and b(5)`;
       const result = dispatch(text, registry);
       expect(order).toEqual(["a1", "b2", "c3", "a4", "b5"]);
       expect(result.results.map((r) => r.ok)).toEqual([true, true, true, true, true]);
@@ -140,7 +149,7 @@ describe("4. Dispatch", () => {
 
     l2("results come in text order, parse errors included", () => {
       const tool = weather();
-      const text = `get_weather(city="a") nope() TOOL_CALL: {"name": 7}\nget_weather(city="b"`;
+      const text = `get_weather(city="a") nope()\nTOOL_CALL: {"name": 7}\nget_weather(city="b"`;
       const result = dispatch(text, createRegistry([tool]));
       expect(result.results.map((r) => r.error?.code ?? "ok")).toEqual(["ok", "unknown_tool", "parse_error", "parse_error"]);
       const starts = result.results.map((r) => r.span.start);
@@ -186,6 +195,31 @@ describe("4. Dispatch", () => {
     });
   });
 
+  describe("messages about arguments", () => {
+    l3("binding's bad_arguments messages never quote what the model wrote: a planted secret does not come back", () => {
+      const SECRET = "Wk3Pz8Tq5Lx1Vd6J";
+      const tool = spyTool("t", [{ name: "q" }, { name: "n", optional: true }]);
+      const registry = createRegistry([tool]);
+      for (const text of [`t(q="x", ${SECRET}=1)`, `t("a", 2, "${SECRET}")`, `t(n="${SECRET}")`, `t("${SECRET}", q="y")`]) {
+        const result = dispatch(text, registry);
+        expect(result.results.map((r) => r.error?.code), `bad_arguments: ${text}`).toEqual(["bad_arguments"]);
+        const message = result.results[0].error?.message ?? "";
+        expect(leakedPieces(message, SECRET), `rule: an argument error never quotes the model's text: ${text} -> ${message}`).toEqual([]);
+      }
+      expect(tool.calls, "nothing ran").toEqual([]);
+    });
+
+    l3("parse_error results never quote the text: a secret in a broken marker does not come back", () => {
+      const SECRET = "Rb5Yn2Gc9Fh4Ms7D";
+      const text = `TOOL_CALL: {"name": "login", "arguments": {"password": ${SECRET}"}}\nTOOL_CALL: {"name": "login", "arguments": "${SECRET}"}`;
+      const result = dispatch(text, createRegistry([spyTool("login", optionalParams("password"))]));
+      expect(result.results.map((r) => r.error?.code), "two broken markers").toEqual(["parse_error", "parse_error"]);
+      for (const r of result.results) {
+        expect(leakedPieces(r.error?.message ?? "", SECRET), `rule: an argument error never quotes the model's text: ${r.error?.message}`).toEqual([]);
+      }
+    });
+  });
+
   describe("tools that throw: tool_error", () => {
     l2("an Error becomes tool_error with its type and message, and no stack", () => {
       const registry = createRegistry([
@@ -222,6 +256,26 @@ describe("4. Dispatch", () => {
         { code: "tool_error", type: "object", message: "[object Object]" },
         { code: "tool_error", type: "undefined", message: "undefined" },
       ]);
+    });
+
+    l2("BadArgumentsError is told by instanceof: an Error merely named \"BadArgumentsError\" is a tool_error", () => {
+      const impostor = Object.assign(new Error("not really"), { name: "BadArgumentsError" });
+      const result = dispatch("fake() real()", createRegistry([
+        throwing("fake", () => impostor),
+        throwing("real", () => new BadArgumentsError("really")),
+      ]));
+      expect(result.results[0].error, "rule: a look-alike is another Error").toEqual({ code: "tool_error", type: "BadArgumentsError", message: "not really" });
+      expect(result.results[1].error, "rule: an instance is bad_arguments").toMatchObject({ code: "bad_arguments", message: "really" });
+    });
+
+    l3("a thrown Proxy whose instanceof check throws is handled as no Error, and dispatch goes on", () => {
+      const after = spyTool("after");
+      const proxy = new Proxy({}, { getPrototypeOf() { throw new Error("trap"); } });
+      const registry = createRegistry([throwing("p", () => proxy), after]);
+      let result: ReturnType<typeof dispatch> | undefined;
+      expect(() => { result = dispatch("p() after()", registry); }, "rule: dispatch never throws").not.toThrow();
+      expect(result?.results[0].error, "rule: not an Error: typeof and String()").toEqual({ code: "tool_error", type: "object", message: "[object Object]" });
+      expect(after.calls, "rule: the next call still runs").toHaveLength(1);
     });
 
     l3("a tool that throws never breaks dispatch, even with a hostile thrown value", () => {

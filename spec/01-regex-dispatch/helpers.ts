@@ -26,7 +26,6 @@ export function spyTool(name: string, params: ToolDefinition["params"] = [], res
   };
 }
 
-/** Parameters that accept any of the given keyword names, all optional. */
 /** The one call of `text`, which must hold exactly one call and no error. */
 export function onlyCall(text: string): ParsedCall {
   const result = parseToolCalls(text);
@@ -35,7 +34,21 @@ export function onlyCall(text: string): ParsedCall {
   return result.calls[0];
 }
 
+/** Parameters that accept any of the given keyword names, all optional. */
 export const optionalParams = (...names: string[]) => names.map((name) => ({ name, optional: true }));
+
+/**
+ * The pieces of `secret` (every run of 4 of its characters) that `message` repeats. Secrets in the
+ * specs mix cases and digits so that no 4-character run of theirs occurs in honest prose.
+ */
+export function leakedPieces(message: string, secret: string): string[] {
+  const pieces: string[] = [];
+  for (let i = 0; i + 4 <= secret.length; i++) {
+    const piece = secret.slice(i, i + 4);
+    if (message.includes(piece)) pieces.push(piece);
+  }
+  return pieces;
+}
 
 /**
  * Linear-time check that a quadratic implementation cannot pass and a linear one cannot fail by

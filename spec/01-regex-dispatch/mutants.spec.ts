@@ -179,18 +179,19 @@ describe("2. The whitelist: createRegistry", () => {
   const tool = (name: unknown) => ({ name: name as string, params: [], run: () => "ran" });
 
   l2("createRegistry throws an Error for a tool name that is not a (primitive) string", () => {
-    expect(createRegistry([tool(" Calc ")]).names()).toEqual(["calc"]);
+    expect(createRegistry([tool("calc")]).names(), "a primitive string is a name").toEqual(["calc"]);
     for (const name of [42, undefined, null, ["calc"], new String("calc")]) {
-      expect(() => createRegistry([tool(name)]), String(name)).toThrow(Error);
+      expect(() => createRegistry([tool(name)]), `rule: only a primitive string is a name: ${String(name)}`).toThrow(Error);
     }
   });
 
   l2("lookup of anything that is not a string is undefined, never a throw", () => {
     const calc = tool("calc");
     const registry = createRegistry([calc]);
-    expect(registry.lookup(" CALC ")).toBe(calc);
+    expect(registry.lookup("calc"), "a string is looked up").toBe(calc);
     for (const name of [42, undefined, null, {}, ["calc"], new String("calc")]) {
-      expect(registry.lookup(name as string), String(name)).toBeUndefined();
+      expect(() => registry.lookup(name as string), `rule: lookup never throws: ${String(name)}`).not.toThrow();
+      expect(registry.lookup(name as string), `rule: lookup of a non-string is undefined: ${String(name)}`).toBeUndefined();
     }
   });
 });

@@ -2,7 +2,7 @@
 import { describe, expect } from "vitest";
 import { parseToolCalls } from "@impl/01-regex-dispatch";
 import { l1, l2, l3 } from "../support/graded.ts";
-import { brief, expectLinear, onlyCall, sliceOf } from "./helpers.ts";
+import { brief, expectLinear, leakedPieces, onlyCall, sliceOf } from "./helpers.ts";
 import { objectOf } from "./arbitraries.ts";
 
 const only = onlyCall;
@@ -133,7 +133,7 @@ describe("1. Finding calls: parseToolCalls", () => {
     });
 
     l1("several calls in one reply: all of them, in order, whatever the format", () => {
-      const text = `First a(1); then TOOL_CALL: {"name": "b", "arguments": {"k": 2}}\nand [c(), d(z=None)] and e("x").`;
+      const text = `First a(1); then\nTOOL_CALL: {"name": "b", "arguments": {"k": 2}}\nand [c(), d(z=None)] and e("x").`;
       const result = parseToolCalls(text);
       expect(result.calls.map((c) => c.name)).toEqual(["a", "b", "c", "d", "e"]);
       expect(result.calls.map((c) => c.syntax)).toEqual(["call", "marker", "list", "list", "call"]);
@@ -248,6 +248,129 @@ describe("1. Finding calls: parseToolCalls", () => {
   });
 });
 
+describe("1. Finding calls: whitespace, quotes, and where reading stops", () => {
+  /** `text` holds no call and no error, and comes back as the prose. */
+  const prose = (text: string, rule: string) =>
+    expect(parseToolCalls(text), `${rule}: ${JSON.stringify(text)}`).toEqual({ calls: [], errors: [], prose: text });
+
+  l2("f( ) has no arguments: whitespace alone between the parentheses is an empty list", () => {
+    for (const text of ["f( )", "f(\t\n)", "f(\u3000\r\n )"]) {
+      expect(brief(only(text)), `rule: whitespace alone is no argument: ${JSON.stringify(text)}`).toEqual({ name: "f", args: [], kwargs: {} });
+    }
+    prose("f( ,)", "rule: whitespace before a comma is an empty argument");
+  });
+
+  l2("whitespace is space, tab, \\n, \\r and U+3000 only: NBSP, VT, FF and U+2028 are ordinary characters", () => {
+    expect(only("f(\u00a0)").args, "rule: NBSP is not whitespace, it is a bare word").toEqual(["\u00a0"]);
+    expect(only("f( a\u2028b )").args, "rule: U+2028 is no line break, it stays in the bare word").toEqual(["a\u2028b"]);
+    expect(only("f(\v1\f, 2\u2029)").args, "rule: VT, FF and U+2029 are not trimmed").toEqual(["\v1\f", "2\u2029"]);
+    expect(only("f(\t1 ,\u3000 2\r\n)").args, "rule: space, tab, \\r, \\n and U+3000 are whitespace").toEqual([1, 2]);
+  });
+
+  l2("only the listed quotes and brackets are special: ‘ ’ ` 【 】 ［ ］ are ordinary characters", () => {
+    expect(only("f(‘a’, 【b】, ［c］, `d`)").args, "rule: these are bare-word characters").toEqual(["‘a’", "【b】", "［c］", "`d`"]);
+    expect(only("f(【k】=1)").kwargs, "rule: 【 】 may be part of a keyword").toEqual({ "【k】": 1 });
+  });
+
+  l2("a string ends only at its own closing quote: “ is closed by ” and never by \"", () => {
+    expect(only('f(“a"b”)').args, "rule: a \" inside “...” is an ordinary character").toEqual(['a"b']);
+    const result = parseToolCalls('f(“abc")');
+    expect(result.calls, "rule: “abc\" never closes: no call").toEqual([]);
+    expect(result.errors.map((e) => [e.name, e.span]), "rule: “abc\" at the end of the text is a truncated call").toEqual([["f", { start: 0, end: 8 }]]);
+  });
+
+  l2("a bare word fails at its first forbidden character: f(a \"b at the end of the text is prose, not a truncated call", () => {
+    prose('see f(a "b', "rule: the bare word fails at the quote, before the text ends");
+    prose("f(x (y", "rule: the bare word fails at the parenthesis, before the text ends");
+    const result = parseToolCalls('print(get_weather(city="x"');
+    expect(result.errors.map((e) => [e.name, e.span]), "rule: print's bare word fails at '(': the truncated call is get_weather's").toEqual([["get_weather", { start: 6, end: 26 }]]);
+  });
+
+  l2("where scanning goes on after a bad escape, a repeated keyword, an empty argument or a missing comma", () => {
+    const names = (text: string) => parseToolCalls(text).calls.map((c) => c.name);
+    expect(names('f("\\xZZ g(1)")'), "rule: a bad escape goes wrong at its backslash").toEqual(["g"]);
+    expect(names('f(k=1, k="g(2)")'), "rule: a repeated keyword goes wrong at its second key").toEqual(["g"]);
+    expect(names('f(1,, "g(3)")'), "rule: an empty argument goes wrong at its comma").toEqual(["g"]);
+    expect(names('f("a" "g(4)")'), "rule: a missing comma goes wrong at the character found instead").toEqual(["g"]);
+    expect(names("f({a(1): 2})"), "rule: a bare key not followed by ':' goes wrong at that character").toEqual([]);
+    expect(names("f(a(1): 2)"), "rule: a bare word is read again from its start").toEqual(["a"]);
+    prose('f(a=1, a="x', "rule: a repeated keyword is wrong before the text ends");
+  });
+
+  l2("empty arrays and objects are values; an empty item makes the list invalid", () => {
+    expect(only("f([], {}, [ ], {\t})").args, "rule: [] and {} are empty").toEqual([[], {}, [], {}]);
+    for (const text of ["f([1,,2])", "f([,])", "f({,})", "f({a:})", "f(x={a: 1,,})"]) prose(text, "rule: an empty item is invalid");
+  });
+
+  l2("a bare word that is a number is Number(word): -0 is -0", () => {
+    expect(Object.is(only("f(-0)").args[0], -0), "rule: f(-0) gives -0").toBe(true);
+    expect(Object.is(only("f(+0.0)").args[0], 0), "rule: f(+0.0) gives 0").toBe(true);
+  });
+
+  l2("a pythonic list needs nothing before its '[', and takes ， between its calls", () => {
+    const text = "arr[f(1)] and [a(2)，b(3)]";
+    const result = parseToolCalls(text);
+    expect(result.calls.map((c) => [c.name, c.syntax]), "rule: both are lists").toEqual([["f", "list"], ["a", "list"], ["b", "list"]]);
+    expect(result.prose, "rule: the lists are cut whole").toBe("arr and ");
+  });
+
+  l2("TOOL_CALL need not start a line, and it is a whole word", () => {
+    const text = 'Sure. TOOL_CALL: {"name": "f"} done';
+    expect(parseToolCalls(text).calls.map((c) => [c.name, c.syntax, sliceOf(text, c.span)]), "rule: a marker mid-sentence")
+      .toEqual([["f", "marker", 'TOOL_CALL: {"name": "f"}']]);
+    for (const text of ['MY_TOOL_CALL: {"name": "f"}', 'TOOL_CALLS: {"name": "f"}', 'a.TOOL_CALL: {"name": "f"}', 'TOOL_CALL2: {"name": "f"}']) {
+      prose(text, "rule: TOOL_CALL is read as a whole word");
+    }
+  });
+
+  l2("only spaces or tabs around the marker's colon: a line break before ':' or '{' makes it prose", () => {
+    expect(parseToolCalls('TOOL_CALL \t:\t {"name": "f"}').calls.map((c) => c.name), "rule: spaces and tabs are allowed").toEqual(["f"]);
+    for (const text of ['TOOL_CALL:\n{"name": "f"}', 'TOOL_CALL\n: {"name": "f"}', 'TOOL_CALL:\r{"name": "f"}', 'TOOL_CALL:\u3000{"name": "f"}']) {
+      prose(text, "rule: only spaces and tabs");
+    }
+  });
+
+  l2("a marker's name is kept as written, and keys other than name and arguments are ignored", () => {
+    const call = only('TOOL_CALL: {"id": "call_1", "name": " Get_Weather ", "type": "function", "arguments": {"city": "Oslo"}}');
+    expect(brief(call), "rule: the name is not trimmed or lower-cased; id and type are ignored").toEqual({
+      name: " Get_Weather ", args: [], kwargs: { city: "Oslo" },
+    });
+  });
+
+  l2("a marker's name is blank when trim() leaves nothing, NBSP included", () => {
+    for (const name of ["", " \t", "\u00a0", "\u2028 "]) {
+      const result = parseToolCalls(`TOOL_CALL: {"name": "${name}"}`);
+      expect([result.calls, result.errors.length], `rule: a blank name is a broken marker: ${JSON.stringify(name)}`).toEqual([[], 1]);
+    }
+    expect(only('TOOL_CALL: {"name": "f\u00a0g"}').name, "rule: a name with a character trim() keeps is not blank").toBe("f\u00a0g");
+  });
+
+  l3("a marker's own { } is a nesting level: its arguments may nest 62 levels more, not 63", () => {
+    const marker = (n: number) => `TOOL_CALL: {"name": "f", "arguments": {"a": ${"[".repeat(n)}1${"]".repeat(n)}}}`;
+    expect(parseToolCalls(marker(62)).calls.map((c) => c.name), "rule: 1 + 1 + 62 = 64 levels are fine").toEqual(["f"]);
+    const deep = parseToolCalls(marker(63));
+    expect(deep.calls, "rule: 65 levels are refused").toEqual([]);
+    expect(deep.errors.map((e) => e.name), "rule: too deep in a marker is a parse error with a null name").toEqual([null]);
+  });
+
+  l2("code fences: a block that holds only a parse error (a broken marker) is cut whole too", () => {
+    const text = 'Calling:\n```\nTOOL_CALL: {"name": 42}\n```\nafter';
+    const result = parseToolCalls(text);
+    expect(result.errors, "rule: the broken marker is an error").toHaveLength(1);
+    expect(result.prose, "rule: what is cut from the prose anyway counts, errors included").toBe("Calling:\n\nafter");
+  });
+
+  l2("code fences: lines end at \\n, \\r\\n or a lone \\r, and the line break after the closing fence stays", () => {
+    expect(parseToolCalls("a\r\n```python\r\nf(1)\r\n```\r\nb").prose, "rule: \\r\\n is one line break").toBe("a\r\n\r\nb");
+    expect(parseToolCalls("a\r```\rf(1)\r```\rb").prose, "rule: a lone \\r ends a line").toBe("a\r\rb");
+  });
+
+  l2("code fences: only the kata's whitespace is blank: a block with an NBSP beside its call stays", () => {
+    expect(parseToolCalls("```\nf(1)\u00a0\n```").prose, "rule: NBSP is text, not whitespace").toBe("```\n\u00a0\n```");
+    expect(parseToolCalls("```\nf(1)\u3000\r\n```").prose, "rule: U+3000 and \\r are whitespace").toBe("");
+  });
+});
+
 describe("3. Calls that cannot be read: parse errors", () => {
   l2("a call cut off inside a string is an error, never a call", () => {
     const text = `Sure: get_weather(city="北`;
@@ -305,6 +428,28 @@ describe("3. Calls that cannot be read: parse errors", () => {
     expect(result.calls.map(brief)).toEqual([{ name: "ok", args: [2], kwargs: {} }]);
   });
 
+  l3("a parse error's message never quotes the text: a secret in broken arguments does not come back", () => {
+    const SECRET = "Qz7Xw9Kv2Jm4Hb8N";
+    for (const text of [
+      `f(token="${SECRET}`,
+      `f(${SECRET}`,
+      `f(k=[1, {"t": '${SECRET}`,
+      `f(${"[".repeat(65)}"${SECRET}"${"]".repeat(65)})`,
+      `TOOL_CALL: {"name": "f", "arguments": {"key": ${SECRET} "x"}}`,
+      `TOOL_CALL: {"name": "f", "arguments": {"key": "${SECRET}" "x"}}`,
+      `TOOL_CALL: {"name": "f", "arguments": "${SECRET}"}`,
+      `TOOL_CALL: {"name": ["${SECRET}"]}`,
+      `TOOL_CALL: {"name": "f", "arguments": {"key": "\\x${SECRET}"}}`,
+      `TOOL_CALL: {"name": "f", "arguments": {"key": "${SECRET}"}`,
+    ]) {
+      const result = parseToolCalls(text);
+      expect(result.errors.length, `a parse error: ${text}`).toBeGreaterThan(0);
+      for (const error of result.errors) {
+        expect(leakedPieces(error.message, SECRET), `rule: an argument error never quotes the text: ${text} -> ${error.message}`).toEqual([]);
+      }
+    }
+  });
+
   l3("nesting deeper than 64 levels is refused; 64 levels are fine", () => {
     const fine = only(`f(${"[".repeat(64)}1${"]".repeat(64)})`);
     let value: unknown = fine.args[0];
@@ -327,6 +472,7 @@ describe("6. Robustness and speed", () => {
     ["lists that never close", (n) => `[a("${"x".repeat(24)}"), `.repeat(Math.ceil(n / 34)).slice(0, n)],
     ["one long word", (n) => "a".repeat(n)],
     ["a marker with an endless object", (n) => `TOOL_CALL: {"a": [` + "1, ".repeat(n / 3)],
+    ["bare words glued to calls, closed once at the end", (n) => "f(x".repeat(Math.ceil(n / 3)).slice(0, n) + ")"],
   ];
 
   for (const [name, make] of cases) {

@@ -6,7 +6,7 @@ import {
   BadArgumentsError, calculate, calculateTool, createRegistry, dispatch, type ToolDefinition, type Value,
 } from "@impl/01-regex-dispatch";
 import { l1, l2, l3 } from "../../support/graded.ts";
-import { spyTool } from "../helpers.ts";
+import { leakedPieces, spyTool } from "../helpers.ts";
 import { prototypeName, recase } from "../arbitraries.ts";
 
 const throwing = (name: string, thrown: () => unknown): ToolDefinition => ({
@@ -195,11 +195,8 @@ function render(e: Expr, sp: string): string {
   }
 }
 
-/**
- * The value, or "range" for a division by zero anywhere or a final value that is not finite.
- * "skip" for the one case the README leaves open: an infinite value on the way to a finite one.
- */
-function evaluate(e: Expr): number | "range" | "skip" {
+/** The value, or "range" for a division by zero anywhere or any value on the way that is not finite. */
+function evaluate(e: Expr): number | "range" {
   let zero = false;
   let infinite = false;
   const go = (x: Expr): number => {
@@ -219,8 +216,7 @@ function evaluate(e: Expr): number | "range" | "skip" {
     return v;
   };
   const value = go(e);
-  if (zero || !Number.isFinite(value)) return "range";
-  return infinite ? "skip" : value;
+  return zero || infinite ? "range" : value;
 }
 
 describe("5. The safe calculator: calculate and calculateTool", () => {
@@ -245,6 +241,30 @@ describe("5. The safe calculator: calculate and calculateTool", () => {
     expect(calculate("3 * -2")).toBe(-6);
   });
 
+  l2("a division or % by zero nested where the final value would be finite is still a RangeError", () => {
+    // 7 % Infinity is 7, 4 / Infinity is 0, Infinity ** 0 and NaN ** 0 are 1: only the zero divisor is wrong.
+    for (const e of ["7 % (3 / 0)", "4 / (9 / (1 - 1))", "(6 / 0) ** 0", "-(2 % (4 - 4)) ** 0", "1 + 0 * 0 % (8 / (0 * 3))"]) {
+      expect(() => calculate(e), `rule: a division or % by zero anywhere: ${e}`).toThrow(RangeError);
+    }
+    expect(calculate("7 % (3 / 1)"), "a non-zero divisor is fine").toBe(1);
+  });
+
+  l2("an overflow inside a step is a RangeError even when the final value would be finite", () => {
+    for (const e of ["5 / (10 ** 500)", "(3 ** 2000) ** 0", "8 % (2 ** 2000)", `2 / 9${"9".repeat(350)}`]) {
+      expect(() => calculate(e), `rule: any non-finite value on the way: ${e.slice(0, 30)}`).toThrow(RangeError);
+    }
+    expect(calculate("5 / 10 ** 5"), "no overflow").toBe(0.00005);
+  });
+
+  l3("calculateTool's bad_arguments message never quotes the expression", () => {
+    const SECRET = "Mv8Qd2Hs6Zp3Wc9T";
+    const result = dispatch(`calculate("${SECRET}") calculate(expression="(1 + ${SECRET}")`, createRegistry([calculateTool]));
+    expect(result.results.map((r) => r.error?.code), "both are bad_arguments").toEqual(["bad_arguments", "bad_arguments"]);
+    for (const r of result.results) {
+      expect(leakedPieces(r.error?.message ?? "", SECRET), `rule: an argument error never quotes the model's text: ${r.error?.message}`).toEqual([]);
+    }
+  });
+
   l3("the nesting limit counts unary minus and the right operand of ** too", () => {
     expect(calculate("-".repeat(100) + "1")).toBe(1);
     expect(() => calculate("-".repeat(101) + "1")).toThrow(SyntaxError);
@@ -257,7 +277,6 @@ describe("5. The safe calculator: calculate and calculateTool", () => {
       fc.property(expr, fc.constantFrom("", " ", "\t"), (e, sp) => {
         const text = render(e, sp);
         const want = evaluate(e);
-        fc.pre(want !== "skip");
         if (want === "range") expect(() => calculate(text), text).toThrow(RangeError);
         // "+ 0" folds -0 into 0: the README does not say which zero "-0" or "0 * -1" is.
         else expect(calculate(text) + 0, text).toBe(want + 0);
@@ -305,7 +324,7 @@ describe("5. The safe calculator: calculate and calculateTool", () => {
   });
 
   l2("calculateTool through dispatch: keyword, positional, range and type errors", () => {
-    const result = dispatch(`calculate(expression="(2 + 3) ** 2") CALCULATE("7 % 4") calculate(expression="1 % 0") calculate(expression=["1"]) calculate("2 ^ 3")`, createRegistry([calculateTool]));
+    const result = dispatch(`calculate(expression="(2 + 3) ** 2") calculate("7 % 4") calculate(expression="1 % 0") calculate(expression=["1"]) calculate("2 ^ 3")`, createRegistry([calculateTool]));
     expect(result.results.map((r) => r.error?.code ?? r.value)).toEqual([25, 3, "tool_error", "bad_arguments", "bad_arguments"]);
     expect(result.results[2].error?.type).toBe("RangeError");
   });

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect } from "vitest";
 import { parseToolCalls } from "@impl/01-regex-dispatch";
 import { l1, l2, l3 } from "../../support/graded.ts";
-import { brief, expectLinear, onlyCall, sliceOf } from "../helpers.ts";
+import { brief, expectLinear, leakedPieces, onlyCall, sliceOf } from "../helpers.ts";
 import { asciiStyle, callFreeProse, keywordCallSpec, objectOf, renderCall, renderList } from "../arbitraries.ts";
 
 const only = onlyCall;
@@ -92,13 +92,58 @@ describe("1. Finding calls: parseToolCalls", () => {
   });
 });
 
+describe("1. Finding calls: whitespace, quotes, and where reading stops", () => {
+  l2("only space, tab, line breaks and U+3000 are whitespace, on new inputs", () => {
+    expect(only("g(\n)").args, "rule: a line break alone is an empty list").toEqual([]);
+    expect(only("g(\u00a0x\u00a0, 1\u2028, \f)").args, "rule: NBSP, U+2028 and FF are bare-word characters").toEqual(["\u00a0x\u00a0", "1\u2028", "\f"]);
+  });
+
+  l2("a bare word with a quote or a parenthesis is prose even when the text ends after it", () => {
+    for (const text of ["note(x 'y", "call me(later (ok", "set(a=b “c"]) {
+      expect(parseToolCalls(text), `rule: the bare word fails first: ${text}`).toEqual({ calls: [], errors: [], prose: text });
+    }
+  });
+
+  l2("a marker in the middle of a line", () => {
+    const text = "ok → TOOL_CALL：{\"name\": \"g\"} then";
+    const result = parseToolCalls(text);
+    expect(result.calls.map((c) => [c.name, c.syntax]), "rule: TOOL_CALL need not start a line").toEqual([["g", "marker"]]);
+    expect(result.prose, "rule: the marker is cut").toBe("ok →  then");
+  });
+
+  l2("a fence holding only a broken marker is cut whole", () => {
+    const text = "ok\n```tool_code\nTOOL_CALL: {\"name\": \"\"}\n```\nend";
+    const result = parseToolCalls(text);
+    expect(result.errors.map((e) => e.name), "rule: a blank name is a broken marker").toEqual([null]);
+    expect(result.prose, "rule: a fence holding only an error is cut whole").toBe("ok\n\nend");
+  });
+});
+
 describe("3. Calls that cannot be read: parse errors", () => {
+  l3("parse errors never quote the text: secrets in cut-off and broken arguments, on new inputs", () => {
+    const SECRET = "Xe4Lr9Ud2Oa7Ig5S";
+    for (const text of [
+      `weather(city="Oslo", key=“${SECRET}`,
+      `[a(1), b(${SECRET}`,
+      `TOOL_CALL：{“name”：“f”，“arguments”：{“k”：${SECRET}（}}`,
+      `TOOL_CALL: {'name': 'f', 'arguments': {'k': '${SECRET}', 'j' 1}}`,
+      `TOOL_CALL: {"name": {"v": "${SECRET}"}}`,
+    ]) {
+      const result = parseToolCalls(text);
+      expect(result.errors.length, `a parse error: ${text}`).toBeGreaterThan(0);
+      for (const error of result.errors) {
+        expect(leakedPieces(error.message, SECRET), `rule: an argument error never quotes the text: ${error.message}`).toEqual([]);
+      }
+    }
+  });
+
+
   l2("a marker cut off inside its arguments is an error with a null name", () => {
-    const text = `Now: TOOL_CALL: {"name": "search", "arguments": {"q": "abc`;
+    const text = `Now:\nTOOL_CALL: {"name": "search", "arguments": {"q": "abc`;
     const result = parseToolCalls(text);
     expect(result.calls).toEqual([]);
     expect(result.errors.map((e) => [e.name, e.span])).toEqual([[null, { start: 5, end: text.length }]]);
-    expect(result.prose).toBe("Now: ");
+    expect(result.prose).toBe("Now:\n");
   });
 
   l3("objects nested deeper than 64 levels: an error, and scanning goes on to the next call", () => {
