@@ -258,6 +258,15 @@ describe("4. Dispatch", () => {
       ]);
     });
 
+    l2("an Error's name and message that are not strings come back through String()", () => {
+      const result = dispatch("a() b()", createRegistry([
+        throwing("a", () => Object.assign(new Error("x"), { name: 42 })),
+        throwing("b", () => Object.assign(new TypeError(), { message: ["m", 1] })),
+      ]));
+      expect(result.results[0].error, "rule: type is String(name)").toEqual({ code: "tool_error", type: "42", message: "x" });
+      expect(result.results[1].error, "rule: message is String(message)").toEqual({ code: "tool_error", type: "TypeError", message: "m,1" });
+    });
+
     l2("BadArgumentsError is told by instanceof: an Error merely named \"BadArgumentsError\" is a tool_error", () => {
       const impostor = Object.assign(new Error("not really"), { name: "BadArgumentsError" });
       const result = dispatch("fake() real()", createRegistry([

@@ -365,6 +365,12 @@ describe("1. Finding calls: whitespace, quotes, and where reading stops", () => 
     expect(parseToolCalls("a\r```\rf(1)\r```\rb").prose, "rule: a lone \\r ends a line").toBe("a\r\rb");
   });
 
+  l2("code fences: any text may follow the backticks of the closing line; an unclosed fence and ~~~ fences cut nothing", () => {
+    expect(parseToolCalls("```\nf(1)\n```python\nafter").prose, "rule: the next line starting with ``` closes the block").toBe("\nafter");
+    expect(parseToolCalls("text\n```tool_code\nf(1)").prose, "rule: an opening line with no closing line opens no block").toBe("text\n```tool_code\n");
+    expect(parseToolCalls("~~~\nf(1)\n~~~").prose, "rule: ~~~ is ordinary text").toBe("~~~\n\n~~~");
+  });
+
   l2("code fences: only the kata's whitespace is blank: a block with an NBSP beside its call stays", () => {
     expect(parseToolCalls("```\nf(1)\u00a0\n```").prose, "rule: NBSP is text, not whitespace").toBe("```\n\u00a0\n```");
     expect(parseToolCalls("```\nf(1)\u3000\r\n```").prose, "rule: U+3000 and \\r are whitespace").toBe("");

@@ -98,6 +98,17 @@ describe("1. Finding calls: whitespace, quotes, and where reading stops", () => 
     expect(only("g(\u00a0x\u00a0, 1\u2028, \f)").args, "rule: NBSP, U+2028 and FF are bare-word characters").toEqual(["\u00a0x\u00a0", "1\u2028", "\f"]);
   });
 
+  l2("the whole-word rule looks at ASCII only: getWéather(x) calls ather", () => {
+    expect(only("getWéather(x)").name, "rule: é is no name character").toBe("ather");
+  });
+
+  l2("a marker's name that is a bare word with '(' is a broken marker, and the call inside is read again", () => {
+    const text = 'TOOL_CALL: {"name": lookup(q="tea")}';
+    const result = parseToolCalls(text);
+    expect(result.errors.map((e) => [e.name, e.span.start]), "rule: a broken marker is an error").toEqual([[null, 0]]);
+    expect(result.calls.map(brief), "rule: a bare word that fails is read again from its start").toEqual([{ name: "lookup", args: [], kwargs: { q: "tea" } }]);
+  });
+
   l2("a bare word with a quote or a parenthesis is prose even when the text ends after it", () => {
     for (const text of ["note(x 'y", "call me(later (ok", "set(a=b “c"]) {
       expect(parseToolCalls(text), `rule: the bare word fails first: ${text}`).toEqual({ calls: [], errors: [], prose: text });
