@@ -102,8 +102,10 @@ describe("4. Dispatch: real BFCL tools", () => {
       });
       const text = entry.calls.map((c) => renderCall(c, python)).join(" ");
       const result = dispatch(text, createRegistry(tools));
-      expect(result.results.map((r) => r.error ?? "ok"), entry.id).toEqual(entry.calls.map(() => "ok"));
-      expect(received, entry.id).toEqual(entry.calls.map((c) => ({ name: c.name, args: c.kwargs })));
+      // BFCL names keep their capitals ("EuclideanDistance.calculate"): a call written exactly as
+      // the tool is named must be found, so a registry that folds case on one side only fails here.
+      expect(result.results.map((r) => r.error ?? "ok"), `${entry.id}: a call to a registered tool, written with the tool's own name (capitals included), runs`).toEqual(entry.calls.map(() => "ok"));
+      expect(received, `${entry.id}: the tool gets the call's arguments`).toEqual(entry.calls.map((c) => ({ name: c.name, args: c.kwargs })));
     }
   });
 });
