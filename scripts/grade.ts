@@ -11,7 +11,7 @@ import { jsonReport, type RunInfo } from "./lib/grader/report-json.ts";
 import { junitReport } from "./lib/grader/report-junit.ts";
 import { failures, nextSteps, styleFor, table } from "./lib/grader/report-terminal.ts";
 import { chooseTests } from "./lib/grader/only.ts";
-import { FLAW_DIFF, knownBadImplRoot } from "./lib/fixtures/known-bad.ts";
+import { FLAW_DIFF, fixtureImplRoot, standsOnReference } from "./lib/fixtures/known-bad.ts";
 import { expectedTest, expectedTests, gradeKata, type KataRun } from "./lib/grader/run-kata.ts";
 import { score } from "./lib/grader/score.ts";
 
@@ -45,15 +45,15 @@ async function main(argv: string[]): Promise<number> {
   const implSpec = (args.flags.get("impl") as string | undefined) ?? "katas";
   let implRoot: string;
   let implLabel: string | undefined;
-  // A known-bad fixture kept as a diff against the reference: made here, graded like any other.
+  // One of the repository's fixtures that stand on the reference: made here, graded like any other.
   const fixture = resolve(process.cwd(), implSpec);
-  const made = existsSync(join(fixture, FLAW_DIFF)) ? mkdtempSync(join(tmpdir(), "tuk-known-bad-")) : undefined;
+  const made = standsOnReference(fixture) && existsSync(fixture) ? mkdtempSync(join(tmpdir(), "tuk-fixture-")) : undefined;
   if (made) process.on("exit", () => rmSync(made, { recursive: true, force: true }));
   try {
     if (made) {
-      const { kata } = JSON.parse(readFileSync(join(fixture, "expect.json"), "utf8")) as { kata: string };
-      implRoot = knownBadImplRoot(fixture, kata, made);
-      implLabel = `${relative(PROJECT_ROOT, fixture).split("\\").join("/")} (solutions/${kata} with its ${FLAW_DIFF})`;
+      implRoot = fixtureImplRoot(fixture, made);
+      const diff = existsSync(join(fixture, FLAW_DIFF)) ? ` with its ${FLAW_DIFF}` : ", standing on the reference";
+      implLabel = `${relative(PROJECT_ROOT, fixture).split("\\").join("/")} (solutions${diff})`;
     } else implRoot = resolveImplRoot(implSpec, process.cwd());
   } catch (error) {
     throw new UsageError((error as Error).message);

@@ -9,7 +9,7 @@ import { TAG_PATTERN } from "../spec/support/graded.ts";
 import { usage } from "./lib/cli-args.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { listKatas } from "./lib/grader/katas.ts";
-import { knownBadImplRoot } from "./lib/fixtures/known-bad.ts";
+import { fixtureImplRoot } from "./lib/fixtures/known-bad.ts";
 import { chooseTests } from "./lib/grader/only.ts";
 import { gradeKata } from "./lib/grader/run-kata.ts";
 import { splitTag } from "./lib/grader/test-result.ts";
@@ -226,7 +226,7 @@ function knownBadChecks(): Check[] {
         let impl: string;
         let chosen: ReadonlySet<string> | undefined;
         try {
-          impl = knownBadImplRoot(dir, kata.id, join(work, "known-bad", name));
+          impl = fixtureImplRoot(dir, join(work, "known-bad", name));
           chosen = chooseTests(manifest!, [kata], [...expect.mustFail, ...controls], false).get(kata.id);
         } catch (error) {
           return [(error as Error).message];

@@ -2,6 +2,7 @@
 // test's name, as a trailing tag like "[L2 w3]", so that the grader can score any run from the
 // names alone, even a run that crashed before vitest could report anything else.
 import { test } from "vitest";
+import { beforeGradedTest } from "./canary.ts";
 
 /** L1 basic use (the happy path), L2 protocol design (robust parsing, clear errors),
  * L3 systems thinking (limits, isolation, observability). */
@@ -36,10 +37,14 @@ export interface GradedTest {
 }
 
 function graded(level: Level): GradedTest {
+  const declare = (name: string, body: Body, timeout: number | undefined) => {
+    beforeGradedTest(name, timeout);
+    test(name, body, timeout);
+  };
   const example = (name: string, body: Body, options: GradedOptions = {}) =>
-    test(tagName(name, level, options.weight ?? EXAMPLE_WEIGHT), body, options.timeout);
+    declare(tagName(name, level, options.weight ?? EXAMPLE_WEIGHT), body, options.timeout);
   const property = (name: string, body: Body, options: GradedOptions = {}) =>
-    test(tagName(name, level, options.weight ?? PROPERTY_WEIGHT), body, options.timeout);
+    declare(tagName(name, level, options.weight ?? PROPERTY_WEIGHT), body, options.timeout);
   return Object.assign(example, { property });
 }
 

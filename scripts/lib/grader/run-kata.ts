@@ -1,9 +1,16 @@
 // Grades one kata: runs its specs against an implementation in a child process under a
-// wall-clock watchdog, then gives every test of the manifest a verdict, whatever happened.
-import { existsSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+// wall-clock watchdog, in a sealed workspace, then gives every test of the manifest a verdict,
+// whatever happened. Verdicts come only from vitest's main process, over a signed channel; what
+// the test workers write (their progress log) can name a test that hung, never one that passed.
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { PROJECT_ROOT } from "../impl-root.ts";
+import { canaryFindings, planCanaries, type ReportedTest } from "./canary-plan.ts";
+import { emptyIntegrity, sourceNotes, untrusted, type Integrity } from "./integrity.ts";
 import type { Kata } from "./katas.ts";
+import { CONTROL_ENV, type GradeControl } from "./grade-control.ts";
+import { sealWorkspace, type SealedWorkspace } from "./sealed-workspace.ts";
+import { newKey, readSigned } from "./signed-channel.ts";
 import { isBankFile, manifestLists, type KataManifest, type ManifestTest } from "./manifest.ts";
 import {
   loadErrorLine,
@@ -22,7 +29,7 @@ export interface GradeOptions {
   seed: number;
   /** Wall-clock limit for one run of one kata's specs. */
   timeoutMs: number;
-  /** Scratch folder for reports and progress logs. */
+  /** The grader's private scratch folder (verdicts, control files): never readable by the graded code. */
   workDir: string;
   includeBank: boolean;
   /**
@@ -50,6 +57,8 @@ export interface KataRun {
   durationMs: number;
   /** Absent when the run was narrowed (`only`) or the first run wrote no report. */
   collected?: CollectedTests;
+  /** Refused imports, signs of tampering, notes for a reader: see integrity.ts. */
+  integrity?: Integrity;
 }
 
 /**
@@ -68,6 +77,8 @@ interface Verdict {
 
 interface AttemptResult {
   verdicts: Map<string, Verdict>;
+  /** What this attempt saw of a forgery or a refused import. */
+  integrity: Integrity;
   /** Every test the run's report names, run or skipped, in the report's order. */
   listed: ManifestTest[];
   started: Set<string>;
@@ -86,8 +97,19 @@ export async function gradeKata(kata: Kata, manifest: KataManifest, options: Gra
     return { kata, tests, problems: [message], hungTests: [], durationMs: 0 };
   }
   const started = Date.now();
+  const sealed = sealWorkspace({ kataId: kata.id, implRoot: options.implRoot, includeBank: options.includeBank });
+  try {
+    return await gradeSealed(kata, manifest, options, sealed, expected, started);
+  } finally {
+    sealed.remove();
+  }
+}
+
+async function gradeSealed(kata: Kata, manifest: KataManifest, options: GradeOptions, sealed: SealedWorkspace, expected: ManifestTest[], started: number): Promise<KataRun> {
   const problems: string[] = [];
   const hungTests: string[] = [];
+  const integrity = emptyIntegrity();
+  integrity.notes.push(...sealed.skipped, ...sourceNotes(join(options.implRoot, kata.id), kata.id));
   const deadline = started + 2 * options.timeoutMs;
   // Verdicts gathered over every attempt: a re-run skips what already has one.
   const verdicts = new Map<string, Verdict>();
@@ -97,7 +119,10 @@ export async function gradeKata(kata: Kata, manifest: KataManifest, options: Gra
   let collected: CollectedTests | undefined;
   for (let run = 0; ; run++) {
     const limit = Math.min(options.timeoutMs, Math.max(1000, deadline - Date.now()));
-    attempt = await runOnce(kata, options, files, new Set([...hungTests, ...verdicts.keys()]), run, limit);
+    attempt = await runOnce(kata, options, sealed, expected, files, new Set([...hungTests, ...verdicts.keys()]), run, limit);
+    integrity.refused.push(...attempt.integrity.refused.filter((r) => !integrity.refused.includes(r)));
+    integrity.tampered.push(...attempt.integrity.tampered.filter((r) => !integrity.tampered.includes(r)));
+    if (untrusted(integrity)) break;
     if (run === 0 && !options.only && attempt.reportWritten) collected = compareToManifest(attempt.listed, manifest, options.includeBank);
     for (const [name, verdict] of attempt.verdicts) verdicts.set(name, verdict);
     if (!attempt.outcome.timedOut) break;
@@ -135,8 +160,12 @@ export async function gradeKata(kata: Kata, manifest: KataManifest, options: Gra
     problems.push(`printed ${(outcome.outputBytes / 1024 / 1024).toFixed(0)} MB of console output (kept the last 64 KB)`);
   }
 
+  const why = integrity.tampered.length > 0 ? `tampering seen: ${integrity.tampered[0]}` : `import refused: ${integrity.refused[0]}`;
+  const distrust = untrusted(integrity) ? `not counted: ${why}` : undefined;
+  if (distrust) problems.unshift(distrust.replace(/^not counted: /, "scored 0: "));
   const tests = expected.map((entry): TestResult => {
     const base = expectedTest(kata, entry);
+    if (distrust) return { ...base, status: "fail", summary: distrust, message: distrust };
     if (hungTests.includes(entry.name)) {
       const message = "timed out: this test never ended (an endless loop?), so it was killed";
       return { ...base, status: "error", summary: message, message };
@@ -160,7 +189,7 @@ export async function gradeKata(kata: Kata, manifest: KataManifest, options: Gra
     return { ...base, status: "error", summary: why, message: fileError ? withoutStack(fileError) : why };
   });
 
-  return { kata, tests, problems, hungTests, durationMs: Date.now() - started, ...(collected ? { collected } : {}) };
+  return { kata, tests, problems, hungTests, durationMs: Date.now() - started, integrity, ...(collected ? { collected } : {}) };
 }
 
 /** The manifest's tests this grade scores: the visible ones, the bank's with `includeBank`, only the chosen ones with `only`. */
@@ -185,53 +214,99 @@ export function expectedTest(kata: Kata, entry: ManifestTest): Omit<TestResult, 
   return { kata: kata.id, file: entry.file, name: tag.name, level: tag.level, weight: tag.weight, bank: isBankFile(entry.file), taskId: taskIdOf(tag.name) };
 }
 
-async function runOnce(kata: Kata, options: GradeOptions, files: string[], skip: Set<string>, run: number, limitMs: number): Promise<AttemptResult> {
-  const report = join(options.workDir, `${kata.id}.${run}.json`);
-  const progress = join(options.workDir, `${kata.id}.${run}.progress.jsonl`);
+/** Node's permission model for the test workers, where this Node has one (20: experimental, 22+: stable). */
+function confinement(sealed: SealedWorkspace, nodeModules: string): string[] {
+  const flag = process.allowedNodeEnvironmentFlags.has("--permission") ? "--permission" : process.allowedNodeEnvironmentFlags.has("--experimental-permission") ? "--experimental-permission" : undefined;
+  if (!flag || process.env.GRADE_UNCONFINED === "1") return [];
+  return [flag, `--allow-fs-read=${sealed.root}/*`, `--allow-fs-read=${nodeModules}/*`, `--allow-fs-write=${sealed.writable}/*`];
+}
+
+/** The environment vitest and its workers start with: what they need, and nothing of the grader's. */
+function childEnvironment(sealed: SealedWorkspace, extra: Record<string, string>): Record<string, string> {
+  const kept = ["PATH", "HOME", "LANG", "LC_ALL", "TZ", "FC_NUM_RUNS", "SYSTEMROOT"];
+  const env: Record<string, string> = {};
+  for (const name of kept) if (process.env[name] !== undefined) env[name] = process.env[name]!;
+  return { ...env, TMPDIR: sealed.tmp, ...extra };
+}
+
+interface SignedRecord {
+  t: "test" | "module" | "refused" | "end";
+  file?: string;
+  name?: string;
+  index?: number;
+  state?: string;
+  canary?: boolean;
+  message?: string;
+  duration?: number;
+  error?: string;
+  what?: string;
+  reason?: string;
+}
+
+const SEALED_CONFIG = join(PROJECT_ROOT, "scripts", "lib", "grader", "sealed.vitest.config.ts");
+
+async function runOnce(kata: Kata, options: GradeOptions, sealed: SealedWorkspace, expected: ManifestTest[], files: string[], skip: Set<string>, run: number, limitMs: number): Promise<AttemptResult> {
+  const results = join(options.workDir, `${kata.id}.${run}.results`);
+  const controlFile = join(options.workDir, `${kata.id}.${run}.control.json`);
+  const progress = join(sealed.writable, `${run}.progress.jsonl`);
+  const key = newKey();
+  const nodeModules = realpathSync(join(PROJECT_ROOT, "node_modules"));
+  const control: GradeControl = {
+    root: sealed.root,
+    kataId: kata.id,
+    nodeModules,
+    results,
+    key,
+    canaries: planCanaries(expected, options.only),
+    confine: confinement(sealed, nodeModules),
+  };
+  writeFileSync(controlFile, JSON.stringify(control), { mode: 0o600 });
   const outcome = await runVitest(
-    ["run", ...files, "--reporter=json", `--outputFile=${report}`],
-    {
-      KATA_IMPL: options.implRoot,
+    ["run", ...files, "--config", SEALED_CONFIG],
+    childEnvironment(sealed, {
+      [CONTROL_ENV]: controlFile,
       FC_SEED: String(options.seed),
       GRADE_PROGRESS: progress,
       GRADE_SKIP: JSON.stringify([...skip]),
-      GRADE_BANK: options.includeBank ? "1" : "0",
       ...(options.only ? { GRADE_ONLY: JSON.stringify([...options.only]) } : {}),
-    },
+    }),
     limitMs,
     { progressFile: progress, stallMs: STALL_MS },
+    { cwd: sealed.root, replaceEnv: true },
   );
   const verdicts = new Map<string, Verdict>();
   const listed: ManifestTest[] = [];
   const started = new Set<string>();
   const fileErrors = new Map<string, string>();
+  const integrity = emptyIntegrity();
 
-  // The progress log first: it survives a killed run. The JSON report, when there is one, is
-  // more complete (it has failures that happen outside a test's hooks), so it overrides.
+  // The progress log is the test workers' own word: it may say which test started and never
+  // ended (a synchronous hang blocks everything else), never that a test passed.
   for (const record of readProgress(progress)) {
-    if (skip.has(record.test)) continue;
-    if (record.event === "start") started.add(record.test);
-    else verdicts.set(record.test, { status: stateToStatus(record.state), message: record.message });
+    if (!skip.has(record.test) && record.event === "start") started.add(record.test);
   }
-  const reportWritten = existsSync(report);
-  if (reportWritten) {
-    const parsed = readReport(report);
-    for (const file of parsed?.testResults ?? []) {
-      const path = relative(PROJECT_ROOT, file.name).split("\\").join("/");
-      if (file.assertionResults.length === 0 && file.message) fileErrors.set(path, file.message);
-      for (const test of file.assertionResults) {
-        const name = [...test.ancestorTitles, test.title].join(" > ");
-        listed.push({ file: path, name });
-        if (skip.has(name)) continue;
-        const reported = test.failureMessages.length > 0 ? test.failureMessages.join("\n") : undefined;
-        // vitest's JSON reporter writes a timed-out test's error as a bare "STACK_TRACE_ERROR";
-        // the progress log, written from inside the worker, kept the real message.
-        const message = reported && /^\w*Error: STACK_TRACE_ERROR$/.test(reported.split("\n")[0].trim()) ? (verdicts.get(name)?.message ?? reported) : reported;
-        verdicts.set(name, { status: stateToStatus(test.status), message, durationMs: test.duration ?? undefined });
-      }
+  const signed = readSigned<SignedRecord>(results, key);
+  if (signed.forged > 0) integrity.tampered.push(`${signed.forged} line(s) in the verdict channel were not written by the test runner`);
+  const reported = new Map<string, ReportedTest[]>();
+  let reportWritten = false;
+  for (const record of signed.records) {
+    if (record.t === "end") reportWritten = true;
+    else if (record.t === "refused") integrity.refused.push(`${record.file} imports '${record.what}': ${record.reason}`);
+    else if (record.t === "module") fileErrors.set(record.file!, record.error!);
+    else if (record.t === "test") {
+      const file = record.file!;
+      reported.set(file, [...(reported.get(file) ?? []), { index: record.index!, name: record.name!, state: record.state!, canary: record.canary! }]);
+      if (record.canary || skip.has(record.name!)) continue;
+      verdicts.set(record.name!, { status: stateToStatus(record.state), message: record.message, durationMs: record.duration });
     }
   }
-  return { verdicts, listed, started, fileErrors, outcome, reportWritten };
+  // Every test the specs declare, in their order: files by path, then each file's own order.
+  for (const file of [...reported.keys()].sort()) {
+    const tests = reported.get(file)!.sort((a, b) => a.index - b.index);
+    integrity.tampered.push(...canaryFindings(file, tests));
+    for (const t of tests) if (!t.canary) listed.push({ file, name: t.name });
+  }
+  return { verdicts, integrity, listed, started, fileErrors, outcome, reportWritten };
 }
 
 function stateToStatus(state: string | undefined): TestStatus {
@@ -258,26 +333,4 @@ function readProgress(path: string): ProgressRecord[] {
     }
   }
   return records;
-}
-
-interface VitestJsonReport {
-  testResults: Array<{
-    name: string;
-    message: string;
-    assertionResults: Array<{
-      ancestorTitles: string[];
-      title: string;
-      status: string;
-      duration?: number | null;
-      failureMessages: string[];
-    }>;
-  }>;
-}
-
-function readReport(path: string): VitestJsonReport | undefined {
-  try {
-    return JSON.parse(readFileSync(path, "utf8")) as VitestJsonReport;
-  } catch {
-    return undefined;
-  }
 }

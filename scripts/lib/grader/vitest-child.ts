@@ -34,6 +34,13 @@ export interface StallWatch {
   stallMs: number;
 }
 
+export interface ChildOptions {
+  /** The child's working folder (default: the project root). */
+  cwd?: string;
+  /** `env` is the child's whole environment, not additions to this process's. */
+  replaceEnv?: boolean;
+}
+
 /** Test files may run in parallel: a test is open when its start has no end, wherever it is. */
 function hasOpenTest(file: string): boolean {
   const open = new Set<string>();
@@ -51,12 +58,12 @@ function hasOpenTest(file: string): boolean {
   return open.size > 0;
 }
 
-export function runVitest(args: string[], env: Record<string, string>, timeoutMs: number, stall?: StallWatch): Promise<ChildOutcome> {
+export function runVitest(args: string[], env: Record<string, string>, timeoutMs: number, stall?: StallWatch, options: ChildOptions = {}): Promise<ChildOutcome> {
   const started = Date.now();
   return new Promise((resolvePromise) => {
     const child = spawn(process.execPath, [VITEST_BIN, ...args], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, ...env, FORCE_COLOR: "0", NO_COLOR: "1" },
+      cwd: options.cwd ?? PROJECT_ROOT,
+      env: { ...(options.replaceEnv ? {} : process.env), ...env, FORCE_COLOR: "0", NO_COLOR: "1" },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });

@@ -1,0 +1,78 @@
+// The only files a graded run can see. The graded code runs in the same process as the specs, so
+// whatever that process can read, the graded code can read: the interviewer's clone, with its
+// reference solutions, fixtures and bank, must not be among it. A sealed workspace holds what the
+// specs need (their helpers, their data, the graded kata's specs, the bank only when it is graded)
+// and a copy of the graded kata folder, and nothing else.
+//
+// It lives under the project's `.grade/` folder rather than in the system's temporary folder so
+// that the specs find `node_modules` by walking up, as Node does: a `node_modules` symlink inside
+// the workspace would be a way out of it (the permission model checks a path as written, while the
+// kernel follows the link and then the `..`).
+import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { join, relative } from "node:path";
+import { PROJECT_ROOT } from "../impl-root.ts";
+
+export const SEALED_PARENT = join(PROJECT_ROOT, ".grade", "sealed");
+
+export interface SealedWorkspace {
+  /** The workspace's root: the graded run's working folder and vite root. */
+  root: string;
+  /** `<root>/impl`: holds the graded kata folder, as an impl root does. */
+  implRoot: string;
+  /** Where the test workers may write (their progress logs), and nowhere else. */
+  writable: string;
+  /** The transform cache vitest hands to its workers (its TMPDIR). */
+  tmp: string;
+  /** What the copy left out of the graded kata folder, and why (symlinks, nested node_modules). */
+  skipped: string[];
+  remove(): void;
+}
+
+export interface SealOptions {
+  kataId: string;
+  /** The folder holding the graded `NN-name` folders. */
+  implRoot: string;
+  includeBank: boolean;
+}
+
+/** Copies regular files only: a symlink in a candidate's folder could point at the interviewer's files. */
+function copyTree(from: string, to: string, skip: (rel: string) => boolean, skipped: string[], base = from): void {
+  mkdirSync(to, { recursive: true });
+  for (const name of readdirSync(from)) {
+    const source = join(from, name);
+    const rel = relative(base, source).split("\\").join("/");
+    if (skip(rel)) continue;
+    const stat = lstatSync(source);
+    if (stat.isSymbolicLink()) skipped.push(`${rel}: a symbolic link (not copied: a kata's files are its own)`);
+    else if (stat.isDirectory()) {
+      if (name === "node_modules") skipped.push(`${rel}: a node_modules folder (not copied: a kata has no dependencies)`);
+      else copyTree(source, join(to, name), skip, skipped, base);
+    } else if (stat.isFile()) copyFileSync(source, join(to, name));
+  }
+}
+
+export function sealWorkspace(options: SealOptions): SealedWorkspace {
+  mkdirSync(SEALED_PARENT, { recursive: true });
+  const root = mkdtempSync(join(SEALED_PARENT, `${options.kataId}-`));
+  const skipped: string[] = [];
+  const spec = join(PROJECT_ROOT, "spec");
+  const none = () => false;
+  copyTree(join(spec, "support"), join(root, "spec", "support"), none, skipped);
+  copyTree(join(spec, "data"), join(root, "spec", "data"), none, skipped);
+  copyTree(join(spec, options.kataId), join(root, "spec", options.kataId), (rel) => !options.includeBank && rel === "bank", skipped);
+  const implRoot = join(root, "impl");
+  const kataSkipped: string[] = [];
+  copyTree(join(options.implRoot, options.kataId), join(implRoot, options.kataId), none, kataSkipped);
+  const writable = join(root, ".progress");
+  const tmp = join(root, ".tmp");
+  mkdirSync(writable);
+  mkdirSync(tmp);
+  return {
+    root,
+    implRoot,
+    writable,
+    tmp,
+    skipped: kataSkipped.map((s) => `${options.kataId}/${s}`),
+    remove: () => rmSync(root, { recursive: true, force: true }),
+  };
+}

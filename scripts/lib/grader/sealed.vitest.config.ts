@@ -1,0 +1,155 @@
+// The vitest configuration of a graded run (scripts/lib/grader/run-kata.ts starts it in a sealed
+// workspace). It runs in vitest's main process only: the test workers, where the graded code
+// runs, never see it, its control file or its key. What it adds to the plain configuration:
+// - the kata rule "a kata may import only its own files", enforced when a module is transformed;
+// - no module loaded from outside the sealed workspace and node_modules, whoever asks;
+// - canaries planted in the spec files at the places this run's plan chose;
+// - verdicts written by this process alone, signed, to a file only the grader reads;
+// - test workers confined by Node's permission model: reads in the workspace and node_modules,
+//   writes in their progress folder, no child processes, no worker threads.
+import { readFileSync, rmSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { parseAst, type Plugin } from "vite";
+import { defineConfig } from "vitest/config";
+import type { Reporter, TestCase, TestModule } from "vitest/node";
+import { canaryPositions } from "./canary-plan.ts";
+import { CONTROL_ENV, type GradeControl } from "./grade-control.ts";
+import { refusedImports } from "./import-rule.ts";
+import { appendSigned } from "./signed-channel.ts";
+import baseConfig from "../../../vitest.config.ts";
+
+function readControl(): GradeControl {
+  const path = process.env[CONTROL_ENV];
+  if (!path) throw new Error(`${CONTROL_ENV} is not set: this configuration is for the grader's runs only`);
+  const control = JSON.parse(readFileSync(path, "utf8")) as GradeControl;
+  rmSync(path, { force: true });
+  // Workers inherit this process's environment: nothing of the grader's is left in it.
+  delete process.env[CONTROL_ENV];
+  return control;
+}
+
+// vitest may evaluate its configuration more than once in one process; the file is read once.
+const stash = globalThis as { __gradeControl?: GradeControl };
+const control = (stash.__gradeControl ??= readControl());
+const send = (record: object) => appendSigned(control.results, control.key, record);
+const rel = (path: string) => relative(control.root, path).split(sep).join("/");
+const kataDir = join(control.root, "impl", control.kataId);
+const inside = (path: string, dir: string) => path === dir || path.startsWith(dir + sep);
+const filePath = (id: string) => id.split("?")[0];
+
+function refuse(file: string, what: string, reason: string): never {
+  send({ t: "refused", file, what, reason });
+  throw new Error(`${file} imports '${what}': ${reason}`);
+}
+
+const sealedModules: Plugin = {
+  name: "grade:sealed-modules",
+  enforce: "pre",
+  load(id) {
+    const path = filePath(id);
+    if (!path.startsWith("/") || inside(path, control.root) || inside(path, control.nodeModules)) return null;
+    refuse("(a test worker)", path, "nothing outside the sealed workspace is loaded");
+  },
+};
+
+const kataImportRule: Plugin = {
+  name: "grade:kata-import-rule",
+  enforce: "post",
+  transform(code, id) {
+    const path = filePath(id);
+    if (!inside(path, kataDir)) return null;
+    const file = relative(join(control.root, "impl"), path).split(sep).join("/");
+    let program: unknown;
+    try {
+      program = parseAst(code);
+    } catch {
+      return null; // the transformer reports a syntax error better than this check could
+    }
+    const [first] = refusedImports(program, path, kataDir);
+    if (first) refuse(file, first.what, first.reason);
+    return null;
+  },
+};
+
+const canaries: Plugin = {
+  name: "grade:canaries",
+  enforce: "pre",
+  transform(code, id) {
+    const plan = control.canaries[rel(filePath(id))];
+    if (!plan || plan.at.length === 0) return null;
+    // On the first line, without a newline: every line of the spec keeps its number in a stack trace.
+    const canaryModule = JSON.stringify(join(control.root, "spec", "support", "canary.ts"));
+    return { code: `import { armCanaries as __armCanaries } from ${canaryModule}; __armCanaries(${JSON.stringify(plan)}); ${code}`, map: null };
+  },
+};
+
+/** The grader's only source of verdicts: every test's state, from this process, signed. */
+class SignedResults implements Reporter {
+  private readonly index = new Map<string, number>();
+  private readonly sent = new Set<string>();
+
+  onTestModuleCollected(module: TestModule): void {
+    let i = 0;
+    for (const test of module.children.allTests()) this.index.set(test.id, i++);
+  }
+
+  onTestCaseResult(test: TestCase): void {
+    this.report(test);
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    const file = rel(module.moduleId);
+    if (!this.index.has([...module.children.allTests()][0]?.id ?? "")) this.onTestModuleCollected(module);
+    for (const test of module.children.allTests()) this.report(test);
+    const errors = module.errors().map((e) => e.stack || e.message);
+    if (errors.length > 0) send({ t: "module", file, error: errors.join("\n") });
+  }
+
+  onTestRunEnd(): void {
+    send({ t: "end" });
+  }
+
+  private report(test: TestCase): void {
+    if (this.sent.has(test.id)) return;
+    const result = test.result();
+    if (result.state === "pending") return;
+    this.sent.add(test.id);
+    const file = rel(test.module.moduleId);
+    const index = this.index.get(test.id) ?? -1;
+    const plan = control.canaries[file];
+    const errors = result.errors ?? [];
+    const message = errors.length === 0 ? undefined : errors.map((e) => (/STACK_TRACE_ERROR/.test(e.stack ?? "") ? e.message : e.stack || e.message)).join("\n");
+    send({
+      t: "test",
+      file,
+      name: test.fullName,
+      index,
+      state: result.state,
+      canary: plan ? canaryPositions(plan).includes(index) : false,
+      ...(message === undefined ? {} : { message: message.slice(0, 20_000) }),
+      duration: test.diagnostic()?.duration,
+    });
+  }
+}
+
+const base = baseConfig.test!;
+
+export default defineConfig({
+  root: control.root,
+  plugins: [sealedModules, kataImportRule, canaries],
+  resolve: {
+    alias: [{ find: /^@impl\/([\w.-]+)$/, replacement: `${join(control.root, "impl")}/$1/index.ts` }],
+  },
+  // The graded run's own cache: nothing of one candidate's run is left for the next.
+  cacheDir: join(control.root, ".vite"),
+  test: {
+    include: [`spec/${control.kataId}/**/*.spec.ts`],
+    setupFiles: (base.setupFiles as string[]).map((file) => join(control.root, file)),
+    testTimeout: base.testTimeout,
+    hookTimeout: base.hookTimeout,
+    pool: "forks",
+    isolate: true,
+    execArgv: control.confine,
+    reporters: [new SignedResults()],
+  },
+});

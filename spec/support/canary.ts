@@ -1,0 +1,56 @@
+// Canaries: tests that must fail, slipped in among a spec file's graded tests when the grader
+// runs them, to reveal a blanket forgery (every test reported as passing, assertions that no
+// longer throw, test bodies replaced). The grader chooses per run which tests they stand beside,
+// and each one takes the name of the graded test that follows it, so the graded code cannot tell
+// them apart by name; a canary that passes marks the kata as tampered with. Outside the grader
+// (npm run spec, watch) no canary is armed and this file does nothing.
+import fc from "fast-check";
+import { expect, test } from "vitest";
+
+/** One assertion that fails whatever the implementation under test does. */
+export interface CanaryCheck {
+  kind: keyof typeof FAILING;
+  actual: string;
+  expected: string;
+}
+
+export interface CanaryPlan {
+  /** Ordinals of the graded tests (0 = the file's first) that each get a canary just before them. */
+  at: number[];
+  checks: CanaryCheck[];
+}
+
+// Each kind uses the matcher or runner a real spec uses, so that neutering any one of them shows.
+const FAILING = {
+  toBe: (a: string, e: string) => expect(a).toBe(e),
+  toEqual: (a: string, e: string) => expect({ value: [a] }).toEqual({ value: [e] }),
+  toStrictEqual: (a: string, e: string) => expect([a]).toStrictEqual([e]),
+  toMatch: (a: string, e: string) => expect(a).toMatch(e),
+  toContain: (a: string, e: string) => expect([a]).toContain(e),
+  toHaveLength: (a: string, e: string) => expect(a).toHaveLength(a.length + e.length),
+  toBeUndefined: (a: string) => expect(a).toBeUndefined(),
+  toThrow: (a: string) => expect(() => a).toThrow(),
+  rejects: async (a: string) => {
+    await expect(Promise.resolve(a)).rejects.toThrow();
+  },
+  property: (a: string, e: string) => fc.assert(fc.property(fc.constant(a), (value) => value === e)),
+} as const;
+
+let plan: CanaryPlan | undefined;
+let graded = 0;
+
+/** Called by the grader's transform at the top of a spec file, before its tests are declared. */
+export function armCanaries(armed: CanaryPlan): void {
+  plan = armed;
+  graded = 0;
+}
+
+/** Called by spec/support/graded.ts before it declares each graded test. */
+export function beforeGradedTest(name: string, timeout: number | undefined): void {
+  const index = plan?.at.indexOf(graded++) ?? -1;
+  if (index < 0) return;
+  const check = plan!.checks[index];
+  test(name, () => FAILING[check.kind](check.actual, check.expected), timeout);
+}
+
+export const CANARY_KINDS = Object.keys(FAILING) as Array<keyof typeof FAILING>;
