@@ -1,7 +1,7 @@
 // npm test: proves the product works. Every spec passes on the references and fails on the stubs;
 // the grader's reports are valid; each known-bad implementation loses the tests naming its flaw.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -12,6 +12,7 @@ import { listKatas } from "./lib/grader/katas.ts";
 import { fixtureImplRoot } from "./lib/fixtures/known-bad.ts";
 import { chooseTests } from "./lib/grader/only.ts";
 import { gradeKata } from "./lib/grader/run-kata.ts";
+import { untrusted } from "./lib/grader/integrity.ts";
 import { splitTag } from "./lib/grader/test-result.ts";
 import { hashFiles, loadManifest } from "./lib/grader/manifest.ts";
 
@@ -56,6 +57,7 @@ interface GradeReport {
     bank_total?: number;
     collected_matches_manifest?: boolean;
     unlisted_tests?: string[];
+    integrity?: { status: string; refused: string[]; tampered: string[]; notes: string[] };
   }>;
 }
 
@@ -172,6 +174,7 @@ const checks: Check[] = [
       for (const t of report.tests) if (t.status !== "pass") problems.push(`${t.name}: ${t.status}: ${(t.message ?? "").split("\n")[0]}`);
       for (const k of report.x_katas) {
         if (k.score !== 100) problems.push(`${k.kata} scores ${k.score}, not 100`);
+        if (k.integrity?.status !== "ok") problems.push(`${k.kata}: integrity ${k.integrity?.status}, not ok: ${JSON.stringify(k.integrity)}`);
         if (!k.bank_total) problems.push(`${k.kata} has no bank test`);
         else if (k.bank_score !== 100) problems.push(`${k.kata}: bank score ${k.bank_score}, not 100`);
       }
@@ -193,6 +196,7 @@ const checks: Check[] = [
   },
   ...knownBadChecks(),
   ...sabotageChecks(),
+  ...forgeryChecks(),
   ...hardCodedChecks(),
 ];
 
@@ -239,6 +243,7 @@ function knownBadChecks(): Check[] {
         const run = await gradeKata(kata, entry, { implRoot: impl, seed, timeoutMs: 60_000, workDir, includeBank: false, ...(chosen ? { only: chosen } : {}) });
         const report = { tests: run.tests.map((t) => ({ name: `${kata.id} > ${t.name}`, status: t.status })) };
         const problems: string[] = [];
+        if (untrusted(run.integrity)) problems.push(`an honest flaw was taken for a forgery: ${JSON.stringify(run.integrity)}`);
         for (const pattern of expect.mustFail) {
           const matched = report.tests.filter((t) => t.name.includes(pattern));
           if (matched.length === 0) problems.push(`mustFail "${pattern}" matches no test`);
@@ -276,36 +281,109 @@ function sabotageChecks(): Check[] {
       name: `sabotage "${name}": ${expect.kata} graded as expected, ${expect.unaffected} untouched, the grader alive`,
       ...(HANGS.has(name) ? { cost: 30, waits: true } : { cost: 8 }),
       async run() {
-        const numbers = [expect.kata, expect.unaffected].map((id) => katas.find((k) => k.id === id)?.number);
-        if (numbers.includes(undefined)) return [`expect.json names an unknown kata`];
-        // The sabotaged kata is graded whole, as a candidate's would be (a --only that takes every test
-        // of a kata grades it as without one). The unaffected kata, graded beside it at the same time,
-        // only has to come out untouched: the basic-use (L1) tests of its spec file with the most of
-        // them suffice, and cost one test process rather than one per spec file.
-        const l1 = (manifest?.katas[expect.unaffected]?.tests ?? []).filter((t) => splitTag(t.name).level === "L1");
-        const count = (file: string) => l1.filter((t) => t.file === file).length;
-        const richest = l1.map((t) => t.file).reduce<string | undefined>((best, file) => (best === undefined || count(file) > count(best) ? file : best), undefined);
-        const untouchedTests = l1.filter((t) => t.file === richest);
-        const only = [`${expect.kata} > `, ...untouchedTests.map((t) => `${expect.unaffected} > ${splitTag(t.name).name}`)].flatMap((p) => ["--only", p]);
-        const { report, problems } = await grade(`sabotage-${name}`, ["--impl", dir, "--kata", numbers.join(","), "--timeout", "45", ...only]);
-        if (!report) return problems;
-        const sabotaged = report.x_katas.find((k) => k.kata === expect.kata);
-        const untouched = report.x_katas.find((k) => k.kata === expect.unaffected);
-        if (!sabotaged || !untouched) return [...problems, "a kata is missing from the report"];
+        // The sabotaged kata is graded whole, as a candidate's would be.
+        const graded = await gradeBeside(`sabotage-${name}`, dir, expect, "whole", ["--timeout", "45"]);
+        if (!graded.report) return graded.problems;
+        const { sabotaged, problems } = graded;
+        if (["refused", "tampered"].includes(sabotaged.integrity?.status ?? "")) problems.push(`a crash was taken for a forgery: ${JSON.stringify(sabotaged.integrity)}`);
         if (!(sabotaged.score >= expect.minScore && sabotaged.score <= expect.maxScore)) {
           problems.push(`${expect.kata} scores ${sabotaged.score}, expected ${expect.minScore}..${expect.maxScore}`);
         }
-        if (untouchedTests.length === 0) problems.push(`${expect.unaffected} has no L1 test to grade beside the sabotage`);
-        if (untouched.score !== 100) problems.push(`${expect.unaffected} scores ${untouched.score}, not 100: the sabotage leaked`);
-        for (const [kata, expected] of [
-          [expect.kata, manifest?.katas[expect.kata]?.tests.length ?? -1],
-          [expect.unaffected, untouchedTests.length],
-        ] as const) {
-          const reported = report.tests.filter((t) => t.x_kata === kata).length;
-          if (reported !== expected) problems.push(`${kata}: ${reported} tests in the report, expected ${expected}`);
-        }
         if (expect.problem && !sabotaged.problems.some((p) => new RegExp(expect.problem).test(p))) {
           problems.push(`no reported problem matches /${expect.problem}/: ${JSON.stringify(sabotaged.problems)}`);
+        }
+        return problems;
+      },
+    };
+  });
+}
+
+interface Beside {
+  report?: GradeReport;
+  problems: string[];
+  sabotaged: GradeReport["x_katas"][number];
+}
+
+/**
+ * Grades a hostile implementation of one kata beside an honest one, in one run: the hostile kata
+ * (whole, or its L1 tests), and the honest kata on the L1 tests of its spec file with the most of
+ * them, which must come out untouched (100, every test reported): that is enough to show the
+ * hostile one cost only itself, for one test process rather than one per spec file.
+ */
+async function gradeBeside(label: string, dir: string, expect: { kata: string; unaffected: string }, hostile: "whole" | "L1", extra: string[]): Promise<Beside> {
+  const none = { problems: [] as string[], sabotaged: undefined as never };
+  const numbers = [expect.kata, expect.unaffected].map((id) => katas.find((k) => k.id === id)?.number);
+  if (numbers.includes(undefined)) return { ...none, problems: ["expect.json names an unknown kata"] };
+  const l1Of = (kata: string) => (manifest?.katas[kata]?.tests ?? []).filter((t) => splitTag(t.name).level === "L1");
+  const l1 = l1Of(expect.unaffected);
+  const count = (file: string) => l1.filter((t) => t.file === file).length;
+  const richest = l1.map((t) => t.file).reduce<string | undefined>((best, file) => (best === undefined || count(file) > count(best) ? file : best), undefined);
+  const untouchedTests = l1.filter((t) => t.file === richest);
+  const hostileTests = hostile === "whole" ? [`${expect.kata} > `] : l1Of(expect.kata).map((t) => `${expect.kata} > ${splitTag(t.name).name}`);
+  const only = [...hostileTests, ...untouchedTests.map((t) => `${expect.unaffected} > ${splitTag(t.name).name}`)].flatMap((p) => ["--only", p]);
+  const { report, problems } = await grade(label, ["--impl", dir, "--kata", numbers.join(","), ...extra, ...only]);
+  if (!report) return { ...none, problems };
+  const sabotaged = report.x_katas.find((k) => k.kata === expect.kata);
+  const untouched = report.x_katas.find((k) => k.kata === expect.unaffected);
+  if (!sabotaged || !untouched) return { ...none, problems: [...problems, "a kata is missing from the report"] };
+  if (untouchedTests.length === 0) problems.push(`${expect.unaffected} has no L1 test to grade beside it`);
+  if (untouched.score !== 100) problems.push(`${expect.unaffected} scores ${untouched.score}, not 100: the hostile kata cost it`);
+  const hostileCount = hostile === "whole" ? (manifest?.katas[expect.kata]?.tests.length ?? -1) : hostileTests.length;
+  for (const [kata, expected] of [
+    [expect.kata, hostileCount],
+    [expect.unaffected, untouchedTests.length],
+  ] as const) {
+    const reported = report.tests.filter((t) => t.x_kata === kata).length;
+    if (reported !== expected) problems.push(`${kata}: ${reported} tests in the report, expected ${expected}`);
+  }
+  return { report, problems, sabotaged };
+}
+
+interface Forgery {
+  forgery: string;
+  kata: string;
+  unaffected: string;
+  /** How the grader must catch it: refused (an import), tampered (canaries, channel) or zero (it simply fails). */
+  caught: "refused" | "tampered" | "zero";
+  problem: string;
+  /** A file the forgery's own process would leave behind if it ever ran. */
+  marker?: string;
+}
+
+/**
+ * Forgeries a candidate might write to raise a score (spec/fixtures/forgery/): each is graded as
+ * written, as a candidate's code is, beside an honest kata, and must score 0, be caught the way
+ * its expect.json says, and leave the honest kata untouched.
+ */
+function forgeryChecks(): Check[] {
+  const root = join(PROJECT_ROOT, "spec", "fixtures", "forgery");
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort().map((name): Check => {
+    const dir = join(root, name);
+    const expect = JSON.parse(readFileSync(join(dir, "expect.json"), "utf8")) as Forgery;
+    return {
+      name: `forgery "${name}": ${expect.kata} scores 0 (${expect.caught}), ${expect.unaffected} untouched`,
+      ...(name === "progress-log" ? { cost: 15, waits: true } : { cost: 4 }),
+      async run() {
+        if (expect.marker) rmSync(expect.marker, { force: true });
+        // The forged kata beside the reference of another, in one checkout, as a candidate would hand it in.
+        const impl = join(work, "forgery", name);
+        cpSync(join(dir, expect.kata), join(impl, expect.kata), { recursive: true });
+        cpSync(join(PROJECT_ROOT, "solutions", expect.unaffected), join(impl, expect.unaffected), { recursive: true });
+        const graded = await gradeBeside(`forgery-${name}`, impl, expect, "L1", ["--timeout", "20"]);
+        if (!graded.report) return graded.problems;
+        const { sabotaged: forged, problems } = graded;
+        if (forged.score !== 0) problems.push(`${expect.kata} scores ${forged.score}, not 0: the forgery worked`);
+        const status = forged.integrity?.status ?? "ok";
+        const wanted = expect.caught === "zero" ? ["ok", "notes"] : [expect.caught];
+        if (!wanted.includes(status)) problems.push(`integrity status ${status}, expected ${wanted.join(" or ")}`);
+        if (!forged.problems.some((p) => new RegExp(expect.problem).test(p))) {
+          problems.push(`no reported problem matches /${expect.problem}/: ${JSON.stringify(forged.problems).slice(0, 600)}`);
+        }
+        if (expect.marker) {
+          // Long enough for a process started during the run to have done its work.
+          await new Promise((resolve) => setTimeout(resolve, 4000));
+          if (existsSync(expect.marker)) problems.push(`${expect.marker} exists: a process of the graded code outlived its run`);
         }
         return problems;
       },
@@ -336,6 +414,7 @@ function hardCodedChecks(): Check[] {
         if (!report) return problems;
         const figures = report.x_katas.find((k) => k.kata === expect.kata);
         if (!figures || figures.bank_score === undefined) return [...problems, "no bank score in the report"];
+        if (["refused", "tampered"].includes(figures.integrity?.status ?? "")) problems.push(`hard-coding was taken for a forgery: ${JSON.stringify(figures.integrity)}`);
         if (figures.score < expect.visibleMin) problems.push(`visible score ${figures.score} < ${expect.visibleMin}: the fixture no longer fools the visible specs`);
         if (figures.bank_score > expect.bankMax) problems.push(`bank score ${figures.bank_score} > ${expect.bankMax}: the bank does not see through hard-coding`);
         return problems;

@@ -22,12 +22,13 @@ const SUSPICIOUS: Array<[RegExp, string]> = [
   [/__vitest\w*|\bvitest\b|\bjest\b|\bchai\b|matchers-object|expect-global|\bonTaskUpdate\b|\bfast-check\b/, "names the test runner or its internals"],
   [/\bprocess\s*(?:\.\s*env\b|\[)|\bGRADE_\w+|\bKATA_IMPL\b|\bFC_SEED\b/, "reads environment variables"],
   [/\/proc\b/, "names /proc"],
-  [/\bglobalThis\b|\bglobal\s*[.[]/, "touches the global object"],
+  // The web platform's own objects on globalThis are ordinary; anything else there is the runner's.
+  [/\bglobalThis\b(?!\s*\.\s*(?:crypto|structuredClone|queueMicrotask|setTimeout|clearTimeout|performance|TextEncoder|TextDecoder|AbortController|AbortSignal|URL)\b)|\bglobal\s*[.[]/, "touches the global object"],
   [/\bSymbol\s*\.\s*for\s*\(/, "looks up a symbol shared across modules"],
   [/\bprocess\s*\.\s*(?:exit|kill|on|once|binding|getBuiltinModule|dlopen|chdir|ppid|stdout|stderr|send)\b/, "controls or inspects the process"],
   [/\beval\s*\(|\bFunction\s*\(|\bconstructor\s*\.\s*constructor\b/, "compiles code at run time"],
   [/\bimport\s*\.\s*meta\b/, "reads import.meta"],
-  [/\bnode:|\bchild_process\b|\bworker_threads\b/, "names a Node built-in module"],
+  [/["'`]node:|\bchild_process\b|\bworker_threads\b/, "names a Node built-in module"],
   [/["'`](?:\.\.\/|\/(?:[\w.-]+\/)+)|\bsolutions\/|\bspec\/|manifest\.json|\.grade\//, "names a path outside the kata"],
 ];
 
