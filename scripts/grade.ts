@@ -9,7 +9,7 @@ import { hashFiles, loadManifest, type KataManifest, type Manifest } from "./lib
 import { htmlReport } from "./lib/grader/report-html.ts";
 import { jsonReport, type RunInfo } from "./lib/grader/report-json.ts";
 import { junitReport } from "./lib/grader/report-junit.ts";
-import { failures, nextSteps, styleFor, table } from "./lib/grader/report-terminal.ts";
+import { failures, integritySection, nextSteps, styleFor, table } from "./lib/grader/report-terminal.ts";
 import { chooseTests } from "./lib/grader/only.ts";
 import { FLAW_DIFF, fixtureImplRoot, standsOnReference } from "./lib/fixtures/known-bad.ts";
 import { expectedTest, expectedTests, gradeKata, type KataRun } from "./lib/grader/run-kata.ts";
@@ -94,7 +94,10 @@ async function main(argv: string[]): Promise<number> {
   const durationMs = Date.now() - startedAt.getTime();
 
   console.log("");
-  console.log(table(scores, style));
+  console.log(table(scores, style, runs));
+  // Right under the table: a 0 for a forgery must not be read as an unfinished kata.
+  const integrity = integritySection(runs, style);
+  if (integrity) console.log(integrity);
   const failing = failures(runs, style, args.flags.has("all"));
   if (failing) console.log(failing);
   console.log(nextSteps(runs, scores, implLabel));

@@ -1,30 +1,72 @@
 // npm run test:browser: opens the grader's HTML report in a real browser (Debian's chromium,
-// driven by playwright-core), checks that the figures it shows are the JSON report's, and saves
-// a screenshot (.grade/browser/report.png) for a person to look at.
+// driven by playwright-core), checks that the figures it shows are the JSON report's, then that a
+// report with a tampered, a refused and a noted kata shows their badges and Integrity sections,
+// and saves screenshots (.grade/browser/report.png, integrity.png) for a person to look at.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { usage } from "./lib/cli-args.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
+import { fixtureImplRoot } from "./lib/fixtures/known-bad.ts";
+import { htmlReport } from "./lib/grader/report-html.ts";
 import { listKatas } from "./lib/grader/katas.ts";
+import type { KataRun } from "./lib/grader/run-kata.ts";
+import { score } from "./lib/grader/score.ts";
+import type { TestResult } from "./lib/grader/test-result.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const out = join(PROJECT_ROOT, ".grade", "browser");
 
-/** An implementation root that mixes a reference, a known-bad fixture and a stub, so the chart has every colour. */
+/**
+ * An implementation root that mixes a reference, a known-bad fixture and a stub, so the chart has
+ * every colour. Each kata folder is a copy: the grader refuses a kata that imports from outside
+ * its own folder, so a re-export of the reference by path would grade as "refused".
+ */
 function mixedImplementation(): string {
   const root = join(out, "impl");
   rmSync(root, { recursive: true, force: true });
+  mkdirSync(root, { recursive: true });
   const knownBad = join(PROJECT_ROOT, "spec", "fixtures", "known-bad");
+  // A fixture kept as a kata folder; fixtureImplRoot gives it its own copy of the reference.
   const flawed = (kata: string) =>
-    existsSync(knownBad) ? readdirSync(knownBad).map((f) => join(knownBad, f, kata)).find((dir) => existsSync(join(dir, "index.ts"))) : undefined;
+    existsSync(knownBad) ? readdirSync(knownBad).map((f) => join(knownBad, f)).find((dir) => existsSync(join(dir, kata, "index.ts"))) : undefined;
   listKatas().forEach((kata, i) => {
-    const source = [join(PROJECT_ROOT, "solutions", kata.id), flawed(kata.id) ?? join(PROJECT_ROOT, "katas", kata.id), join(PROJECT_ROOT, "katas", kata.id)][i % 3];
-    mkdirSync(join(root, kata.id), { recursive: true });
-    writeFileSync(join(root, kata.id, "index.ts"), `export * from ${JSON.stringify(join(source, "index.ts"))};\n`);
+    const fixture = i % 3 === 1 ? flawed(kata.id) : undefined;
+    if (fixture) {
+      const made = join(out, "fixture");
+      rmSync(made, { recursive: true, force: true });
+      cpSync(join(fixtureImplRoot(fixture, made), kata.id), join(root, kata.id), { recursive: true });
+      return;
+    }
+    cpSync(join(PROJECT_ROOT, i % 3 === 0 ? "solutions" : "katas", kata.id), join(root, kata.id), { recursive: true });
   });
   return root;
+}
+
+/** Text that would become markup if the report did not escape it: it must show as text. */
+const INJECTED = `<img src=x id="injected">`;
+
+/**
+ * Runs as run-kata.ts returns them for a tampered, a refused, a noted and a clean kata: cheaper
+ * than grading four forgeries, and the HTML report reads nothing else.
+ */
+function integrityRuns(): KataRun[] {
+  const tests = (kata: string, distrust?: string): TestResult[] => ["1. task > first", "1. task > second"].map((name) => ({
+    kata, file: `spec/${kata}/none.spec.ts`, name, level: "L1", weight: 1, bank: false, taskId: 1,
+    ...(distrust ? { status: "fail", summary: distrust, message: distrust } : { status: "pass" }),
+  }));
+  const tampered = "spec/01-regex-dispatch/parse.spec.ts: a test that must fail passed (canary beside 'x')";
+  const refused = "katas/02-schema-validation/index.ts imports 'vitest': a kata may import only its own files";
+  const run = (id: string, number: number, integrity: KataRun["integrity"], distrust?: string): KataRun => ({
+    kata: { id, number }, tests: tests(id, distrust), problems: distrust ? [distrust.replace(/^not counted: /, "scored 0: ")] : [], hungTests: [], durationMs: 1, integrity,
+  });
+  return [
+    run("01-tampered", 1, { refused: [], tampered: [tampered], notes: [`01-tampered/index.ts:3: names the test runner or its internals: ${INJECTED}`] }, `not counted: tampering seen: ${tampered}`),
+    run("02-refused", 2, { refused: [refused], tampered: [], notes: [] }, `not counted: import refused: ${refused}`),
+    run("03-noted", 3, { refused: [], tampered: [], notes: [`03-noted/index.ts:7: names /proc: ${INJECTED}`] }),
+    run("04-clean", 4, { refused: [], tampered: [], notes: [] }),
+  ];
 }
 
 /** The few DOM properties read in the page (the project compiles without the DOM library). */
@@ -46,7 +88,7 @@ interface KataFigures {
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   if (argv.includes("--help")) {
-    console.log(usage("npm run test:browser", "Grades a mix of a reference, a known-bad fixture and a stub into an HTML report, opens it in chromium (CHROMIUM_PATH, default /usr/bin/chromium), checks its figures against the JSON report and saves a screenshot to .grade/browser/report.png.", {}));
+    console.log(usage("npm run test:browser", "Grades a mix of a reference, a known-bad fixture and a stub into an HTML report, opens it in chromium (CHROMIUM_PATH, default /usr/bin/chromium), checks its figures against the JSON report, checks the integrity badges and sections on a report of a tampered, a refused and a noted kata, and saves screenshots to .grade/browser/ (report.png, integrity.png).", {}));
     return 0;
   }
   if (argv.length > 0) {
@@ -118,11 +160,46 @@ async function main(): Promise<number> {
     check(overall.value === report.score && overall.text.includes(report.score.toFixed(1)), `overall: page "${overall.text}", JSON ${report.score}`);
     check(requests.every((url) => url.startsWith("file:")), `the page made network requests: ${requests.filter((u) => !u.startsWith("file:")).join(", ")}`);
     await page.screenshot({ path: join(out, "report.png") });
+
+    // Integrity: a badge on the heading and the chart, and the findings listed, as text.
+    const integrityHtml = join(out, "integrity.html");
+    const runs = integrityRuns();
+    writeFileSync(integrityHtml, htmlReport(runs, score(runs), { impl: "synthetic", seed: 0, bank: false, startedAt: new Date(), durationMs: 0 }));
+    await page.goto(pathToFileURL(integrityHtml).href);
+    const kataIntegrity = await page.$$eval("section.kata", (elements) => {
+      // The window's getComputedStyle, typed here: the project compiles without the DOM library.
+      const view = globalThis as unknown as { getComputedStyle(e: PageElement): { backgroundColor: string } };
+      return (elements as unknown as PageElement[]).map((s) => {
+        const badge = s.querySelector("h2 .badge");
+        const section = s.querySelector(".integrity");
+        return {
+          kata: s.dataset.kata ?? "",
+          badge: badge && badge.offsetHeight > 0 ? { text: badge.textContent ?? "", status: badge.dataset.integrity ?? "", colour: view.getComputedStyle(badge).backgroundColor } : undefined,
+          section: section && section.offsetHeight > 0 ? { status: section.dataset.integrity ?? "", text: section.textContent ?? "" } : undefined,
+        };
+      });
+    });
+    const chartBadges = await page.$$eval("svg.overview text.badge-label", (elements) =>
+      (elements as unknown as PageElement[]).map((t) => `${t.dataset.kata}:${t.textContent}`));
+    const find = (kata: string) => kataIntegrity.find((k) => k.kata === kata);
+    for (const [kata, status] of [["01-tampered", "tampered"], ["02-refused", "refused"]] as const) {
+      const k = find(kata);
+      check(k?.badge?.status === status && k.badge.text.toLowerCase() === status, `${kata}: no visible "${status}" badge on its heading (${JSON.stringify(k?.badge)})`);
+      check(k?.badge?.colour === "rgb(198, 40, 40)", `${kata}: its badge is not red (${k?.badge?.colour})`);
+      check(chartBadges.includes(`${kata}:${status.toUpperCase()}`), `${kata}: no ${status.toUpperCase()} under its chart label (chart has ${chartBadges.join(", ") || "none"})`);
+      check(k?.section?.status === status && k.section.text.includes("Integrity") && k.section.text.includes(`${status}: `), `${kata}: no visible Integrity section listing what was ${status} (${JSON.stringify(k?.section)})`);
+    }
+    check(!!find("01-tampered")?.section?.text.includes(INJECTED), "01-tampered: its note does not show the source as text");
+    check(find("03-noted")?.section?.status === "notes" && !find("03-noted")?.badge, `03-noted: notes should be listed without a badge (${JSON.stringify(find("03-noted"))})`);
+    check(!find("04-clean")?.section && !find("04-clean")?.badge, "04-clean: a clean kata shows a badge or an Integrity section");
+    check(chartBadges.length === 2, `the chart shows ${chartBadges.length} badges, expected 2`);
+    check((await page.$$("#injected")).length === 0, "a note's text became markup: the report does not escape it");
+    await page.screenshot({ path: join(out, "integrity.png"), fullPage: true });
   } finally {
     await browser.close();
   }
   for (const f of failures) console.log(`FAIL ${f}`);
-  console.log(`Screenshot: ${join(".grade", "browser", "report.png")}`);
+  console.log(`Screenshots: ${join(".grade", "browser", "report.png")}, ${join(".grade", "browser", "integrity.png")}`);
   console.log(`test:browser: ${checks - failures.length} passed, ${failures.length} failed`);
   return failures.length === 0 ? 0 : 1;
 }

@@ -1,6 +1,7 @@
 // One self-contained HTML page: a chart of the score per kata and level (inline SVG, no script,
 // no network), then per kata its figures and its failing tests. Figures carry data-* attributes
 // so that a browser test can read what the page shows.
+import { integrityStatus, type IntegrityStatus } from "./integrity-report.ts";
 import { escapeXml } from "./report-junit.ts";
 import type { RunInfo } from "./report-json.ts";
 import type { KataRun } from "./run-kata.ts";
@@ -8,6 +9,26 @@ import { LEVELS, percent, type Scores } from "./score.ts";
 
 const BAR_WIDTH = 240;
 const STUB_MESSAGE = "not implemented";
+
+/** Only a status that zeroed the kata earns a badge; notes are listed, not flagged. */
+const badged = (status: IntegrityStatus) => status === "tampered" || status === "refused";
+const badge = (status: IntegrityStatus) => (badged(status) ? ` <span class="badge" data-integrity="${status}">${status}</span>` : "");
+
+/** What the grader refused, saw of tampering, or points a reader at, one list item each. */
+function integritySection(run: KataRun): string {
+  const status = integrityStatus(run.integrity);
+  if (status === "ok") return "";
+  const { refused, tampered, notes } = run.integrity!;
+  const items = [
+    ...tampered.map((line) => `<li class="tampered"><b>tampered</b>: ${escapeXml(line)}</li>`),
+    ...refused.map((line) => `<li class="refused"><b>refused</b>: ${escapeXml(line)}</li>`),
+    ...notes.map((line) => `<li class="note">note: ${escapeXml(line)}</li>`),
+  ].join("");
+  const lead = badged(status)
+    ? `<p>Scored 0: the grader ${status === "tampered" ? "saw this kata's test run tampered with" : "refused an import (a kata may import only its own files)"}.</p>`
+    : `<p>Notes for a reader of the source; they change no score.</p>`;
+  return `<div class="integrity" data-integrity="${status}"><h3>Integrity</h3>${lead}<ul>${items}</ul></div>`;
+}
 
 const shown = (value: number) => (Number.isNaN(value) ? "-" : value.toFixed(1));
 const colour = (value: number) => (Number.isNaN(value) ? "#bbb" : value >= 100 ? "#2e7d32" : value > 0 ? "#f9a825" : "#c62828");
@@ -26,6 +47,8 @@ function overviewChart(runs: KataRun[], scores: Scores): string {
   const groupWidth = 4 * (columnWidth + gap) + 40;
   const height = 180;
   const top = 20;
+  // A row under the kata labels for the badges, only when a kata has one.
+  const badgeRow = runs.some((run) => badged(integrityStatus(run.integrity))) ? 18 : 0;
   const left = 40;
   const width = left + runs.length * groupWidth;
   const y = (value: number) => top + height - (height * value) / 100;
@@ -40,9 +63,12 @@ function overviewChart(runs: KataRun[], scores: Scores): string {
         `<text x="${x + columnWidth / 2}" y="${y(v) - 4}" text-anchor="middle" class="figure">${Number.isNaN(value) ? "-" : Math.round(value)}</text>` +
         `<text x="${x + columnWidth / 2}" y="${y(0) + 14}" text-anchor="middle" class="axis">${label === "score" ? "all" : label}</text>`;
     }).join("");
-    return `${columns}<text x="${x0 + (4 * (columnWidth + gap)) / 2 - gap / 2}" y="${y(0) + 32}" text-anchor="middle" class="kata-label">${escapeXml(runs[i].kata.id)}</text>`;
+    const middle = x0 + (4 * (columnWidth + gap)) / 2 - gap / 2;
+    const status = integrityStatus(runs[i].integrity);
+    const flag = badged(status) ? `<text x="${middle}" y="${y(0) + 50}" text-anchor="middle" class="badge-label" data-kata="${runs[i].kata.id}" data-integrity="${status}">${status.toUpperCase()}</text>` : "";
+    return `${columns}<text x="${middle}" y="${y(0) + 32}" text-anchor="middle" class="kata-label">${escapeXml(runs[i].kata.id)}</text>${flag}`;
   }).join("");
-  return `<svg class="overview" width="${width}" height="${top + height + 44}" role="img" aria-label="score per kata and level">${grid}${groups}</svg>`;
+  return `<svg class="overview" width="${width}" height="${top + height + 44 + badgeRow}" role="img" aria-label="score per kata and level">${grid}${groups}</svg>`;
 }
 
 export function htmlReport(runs: KataRun[], scores: Scores, info: RunInfo): string {
@@ -58,11 +84,13 @@ export function htmlReport(runs: KataRun[], scores: Scores, info: RunInfo): stri
       ? `<details${listed.length <= 10 ? " open" : ""}><summary>${listed.length} failing test${listed.length === 1 ? "" : "s"}</summary><table><thead><tr><th>status</th><th>level</th><th>test</th><th>failure</th></tr></thead><tbody>${rows}</tbody></table></details>`
       : "";
     const stub = stubbed.length > 0 ? `<p class="stub">${stubbed.length} test${stubbed.length === 1 ? "" : "s"} fail with "${STUB_MESSAGE}": katas/${escapeXml(run.kata.id)}/ is still (partly) the stub.</p>` : "";
-    return `<section class="kata" data-kata="${run.kata.id}" data-score="${k.score}" data-passed="${k.tally.passed}" data-total="${k.tally.total}">
-<h2>${escapeXml(run.kata.id)} <span class="score">${shown(k.score)}</span> <small>${k.tally.passed} of ${k.tally.total} passing</small></h2>
+    const status = integrityStatus(run.integrity);
+    return `<section class="kata" data-kata="${run.kata.id}" data-score="${k.score}" data-passed="${k.tally.passed}" data-total="${k.tally.total}" data-integrity="${status}">
+<h2>${escapeXml(run.kata.id)} <span class="score">${shown(k.score)}</span>${badge(status)} <small>${k.tally.passed} of ${k.tally.total} passing</small></h2>
 ${bar("score", k.score, `data-kata="${run.kata.id}" data-level="all" data-score="${k.score}"`)}${levels}
 ${k.bank ? bar("bank", k.bank.score, `data-kata="${run.kata.id}" data-level="bank" data-score="${k.bank.score}"`) : ""}
 ${problems ? `<ul class="problems">${problems}</ul>` : ""}
+${integritySection(run)}
 ${table}${stub}${!table && !stub ? "<p>All tests pass.</p>" : ""}
 </section>`;
   }).join("\n");
@@ -76,6 +104,10 @@ h1 small,h2 small{color:#666;font-weight:normal;font-size:.7em}
 .kata{border:1px solid #ddd;border-radius:6px;padding:.5em 1em;margin:1em 0}
 table{border-collapse:collapse;width:100%;margin-top:.6em}td,th{border-top:1px solid #eee;padding:.3em;text-align:left;vertical-align:top}
 pre{margin:0;white-space:pre-wrap;word-break:break-word}.problems{color:#c62828}.stub{color:#666}
+.badge{background:#c62828;color:#fff;border-radius:3px;padding:0 .4em;font-size:.6em;text-transform:uppercase;vertical-align:middle}
+.overview .badge-label{font-size:12px;font-weight:bold;fill:#c62828}
+.integrity{border-left:3px solid #c62828;padding-left:.8em}.integrity[data-integrity="notes"]{border-color:#bbb}
+.integrity ul{margin:.3em 0;padding-left:1.2em;word-break:break-word}.integrity .tampered,.integrity .refused{color:#c62828}.integrity .note{color:#666}
 </style></head><body>
 <h1 data-overall="${scores.overall}">Overall ${scores.overall.toFixed(1)}${scores.bankOverall === undefined ? "" : ` <small>bank ${scores.bankOverall.toFixed(1)}</small>`} <small>impl ${escapeXml(info.impl)} · seed ${info.seed} · ${escapeXml(info.startedAt.toISOString())}</small></h1>
 ${overviewChart(runs, scores)}

@@ -1,5 +1,6 @@
 // The machine-readable report: Exercism's test-runner results.json, version 3, plus the
 // GitHub-Classroom-style score fields and `x_`-prefixed extras. Always valid JSON.
+import { integrityStatus, untrustedRuns, untrustedSentence, worstStatus } from "./integrity-report.ts";
 import type { KataRun } from "./run-kata.ts";
 import { LEVELS, percent, type Scores } from "./score.ts";
 import { testCode } from "./test-code.ts";
@@ -52,14 +53,25 @@ function levelFigures(levels: Scores["levels"]) {
   return Object.fromEntries(LEVELS.map((l) => [l, Number.isNaN(percent(levels[l])) ? null : percent(levels[l])]));
 }
 
+/** Always present, the same shape for a clean run, so that a reader of the file needs no special case. */
+function kataIntegrity(run: KataRun) {
+  const { refused = [], tampered = [], notes = [] } = run.integrity ?? {};
+  return { status: integrityStatus(run.integrity), refused, tampered, notes };
+}
+
 export function jsonReport(runs: KataRun[], scores: Scores, info: RunInfo) {
   const tests = runs.flatMap((run) => run.tests);
   const problems = runs.flatMap((run) => run.problems.map((p) => `${run.kata.id}: ${p}`));
   const status = problems.length > 0 && tests.every((t) => t.status === "error") ? "error" : tests.every((t) => t.status === "pass") ? "pass" : "fail";
+  // One sentence per kata scored 0 for a forgery or a refused import. Exercism's v3 format allows the
+  // top-level `message` only with status "error" (null or absent otherwise), and a forged kata's
+  // tests are failures, not errors: so the sentence leads the message when there is one, and is
+  // always in `x_integrity_message` (each of the kata's tests also says "not counted: ...").
+  const distrust = untrustedRuns(runs).map(untrustedSentence).join("\n");
   return {
     version: 3,
     status,
-    ...(status === "error" ? { message: problems.join("\n") } : {}),
+    ...(status === "error" ? { message: [distrust, problems.join("\n")].filter(Boolean).join("\n") } : {}),
     tests: tests.map(exercismTest),
     score: scores.overall,
     max_score: 100,
@@ -71,6 +83,8 @@ export function jsonReport(runs: KataRun[], scores: Scores, info: RunInfo) {
     x_started_at: info.startedAt.toISOString(),
     x_duration_ms: info.durationMs,
     x_levels: levelFigures(scores.levels),
+    x_integrity: worstStatus(runs),
+    ...(distrust ? { x_integrity_message: distrust } : {}),
     x_katas: runs.map((run, i) => ({
       kata: run.kata.id,
       score: scores.katas[i].score,
@@ -79,6 +93,7 @@ export function jsonReport(runs: KataRun[], scores: Scores, info: RunInfo) {
       levels: levelFigures(scores.katas[i].levels),
       ...(scores.katas[i].bank ? { bank_score: scores.katas[i].bank!.score, bank_passed: scores.katas[i].bank!.tally.passed, bank_total: scores.katas[i].bank!.tally.total } : {}),
       problems: run.problems,
+      integrity: kataIntegrity(run),
       duration_ms: run.durationMs,
       // Whether the specs hold exactly the tests spec/manifest.json lists (absent for an --only run).
       ...(run.collected

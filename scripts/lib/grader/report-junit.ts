@@ -1,4 +1,5 @@
 // JUnit XML, the report most CI systems read: one <testsuite> per kata, one <testcase> per test.
+import { integrityLines, integrityStatus } from "./integrity-report.ts";
 import type { KataRun } from "./run-kata.ts";
 import type { Scores } from "./score.ts";
 
@@ -27,10 +28,12 @@ export function junitReport(runs: KataRun[], scores: Scores): string {
       const tag = t.status === "error" ? "error" : "failure";
       return `${open}>\n      <${tag} message="${escapeXml(t.summary ?? "failed")}">${escapeXml(t.message ?? "")}</${tag}>\n    </testcase>`;
     });
-    const problems = run.problems.length > 0 ? `\n    <system-err>${escapeXml(run.problems.join("\n"))}</system-err>` : "";
+    // JUnit has one <system-err> per suite: the run's problems, then its integrity findings.
+    const errLines = [...run.problems, ...integrityLines(run.integrity)];
+    const problems = errLines.length > 0 ? `\n    <system-err>${escapeXml(errLines.join("\n"))}</system-err>` : "";
     return [
       `  <testsuite name="${escapeXml(run.kata.id)}" tests="${run.tests.length}" failures="${count(run, "fail")}" errors="${count(run, "error")}" time="${seconds(run.durationMs)}">`,
-      `    <properties><property name="score" value="${scores.katas[i].score}"/></properties>`,
+      `    <properties><property name="score" value="${scores.katas[i].score}"/><property name="integrity" value="${integrityStatus(run.integrity)}"/></properties>`,
       ...cases,
       `  ${problems.trim() ? problems.trim() : ""}`.trimEnd(),
       "  </testsuite>",

@@ -1,4 +1,5 @@
 // The report a person reads: a compact table, then what fails and what to do next.
+import { firstNotes, integrityStatus, untrustedRuns, untrustedSentence } from "./integrity-report.ts";
 import type { KataRun } from "./run-kata.ts";
 import { LEVELS, percent, type Scores, type Tally } from "./score.ts";
 import type { TestResult } from "./test-result.ts";
@@ -25,6 +26,8 @@ const STUB_MESSAGE = "not implemented";
 const LISTED_FAILURES = 12;
 /** Tests failing with the same message are reported as one line from this many on. */
 const GROUP_AT = 5;
+/** Integrity lines of each kind shown per kata: the full lists are in --json. */
+const LISTED_INTEGRITY = 10;
 
 function figure(t: Tally): string {
   const p = percent(t);
@@ -35,14 +38,20 @@ function scoreColour(style: Style, value: number, text: string): string {
   return value >= 100 ? style.green(text) : value > 0 ? style.yellow(text) : style.red(text);
 }
 
-export function table(scores: Scores, style: Style): string {
+/** A kata scored 0 for a forgery or a refused import says so on its row, so the 0 is not read as "not done yet". */
+function integrityMark(run: KataRun | undefined, style: Style): string {
+  const status = integrityStatus(run?.integrity);
+  return status === "tampered" || status === "refused" ? `  ${style.red(status.toUpperCase())}` : "";
+}
+
+export function table(scores: Scores, style: Style, runs: KataRun[]): string {
   const withBank = scores.bankOverall !== undefined;
   const bankHeader = withBank ? `${"bank".padStart(8)}${"passing".padStart(10)}` : "";
   const header = `  ${"kata".padEnd(22)}${"score".padStart(7)}${LEVELS.map((l) => l.padStart(7)).join("")}${"passing".padStart(10)}${bankHeader}`;
-  const rows = scores.katas.map((k) => {
+  const rows = scores.katas.map((k, i) => {
     const score = Number.isNaN(k.score) ? "-" : k.score.toFixed(1);
     const bank = !withBank ? "" : k.bank ? `${scoreColour(style, k.bank.score, k.bank.score.toFixed(1).padStart(8))}${`${k.bank.tally.passed}/${k.bank.tally.total}`.padStart(10)}` : `${"-".padStart(8)}${"".padStart(10)}`;
-    return `  ${k.kata.padEnd(22)}${scoreColour(style, k.score, score.padStart(7))}${LEVELS.map((l) => figure(k.levels[l]).padStart(7)).join("")}${`${k.tally.passed}/${k.tally.total}`.padStart(10)}${bank}`;
+    return `  ${k.kata.padEnd(22)}${scoreColour(style, k.score, score.padStart(7))}${LEVELS.map((l) => figure(k.levels[l]).padStart(7)).join("")}${`${k.tally.passed}/${k.tally.total}`.padStart(10)}${bank}${integrityMark(runs[i], style)}`;
   });
   const bankOverall = withBank ? scoreColour(style, scores.bankOverall!, scores.bankOverall!.toFixed(1).padStart(8)) : "";
   const overall = `  ${"overall".padEnd(22)}${scoreColour(style, scores.overall, scores.overall.toFixed(1).padStart(7))}${LEVELS.map((l) => figure(scores.levels[l]).padStart(7)).join("")}${withBank ? " ".repeat(10) : ""}${bankOverall}`;
@@ -87,8 +96,44 @@ export function failures(runs: KataRun[], style: Style, listAll: boolean): strin
   return out.join("\n");
 }
 
+/** Per kata, what the grader refused, what it saw of tampering, and notes for a reader; "" when there is nothing. */
+export function integritySection(runs: KataRun[], style: Style): string {
+  const out: string[] = [];
+  for (const run of runs) {
+    const status = integrityStatus(run.integrity);
+    if (status === "ok") continue;
+    const { refused, tampered, notes } = run.integrity!;
+    const heading = status === "notes" ? run.kata.id : `${run.kata.id}: ${style.red(`${status.toUpperCase()}, scored 0`)}`;
+    out.push(`  ${style.bold(heading)}`);
+    const list = (lines: string[], label: string) => {
+      for (const line of lines.slice(0, LISTED_INTEGRITY)) out.push(`    ${style.red("!")} ${label}: ${line}`);
+      if (lines.length > LISTED_INTEGRITY) out.push(style.dim(`    ... and ${lines.length - LISTED_INTEGRITY} more (--json FILE keeps them)`));
+    };
+    list(tampered, "tampered");
+    list(refused, "refused");
+    const { shown, more } = firstNotes(notes, LISTED_INTEGRITY);
+    for (const note of shown) out.push(style.dim(`    · note: ${note}`));
+    if (more > 0) out.push(style.dim(`    ... and ${more} more note${more === 1 ? "" : "s"}`));
+  }
+  if (out.length === 0) return "";
+  // Notes change no score: say so, so that a reader does not take one for a verdict.
+  const legend = style.dim("  (refused or tampered: the kata scores 0; a note changes no score, it points a reader at the source)");
+  return ["", style.bold("Integrity"), legend, ...out].join("\n");
+}
+
 /** What a candidate should do next: the first kata not at 100, its README and its first failing task. */
 export function nextSteps(runs: KataRun[], scores: Scores, implLabel: string): string {
+  // A forged or refused run comes first: no other advice applies while its score cannot be trusted.
+  const untrusted = untrustedRuns(runs);
+  if (untrusted.length > 0) {
+    const run = untrusted[0];
+    const lines = ["", "Next:", ...untrusted.map((r) => `  ! ${untrustedSentence(r)} (see Integrity above)`)];
+    lines.push(integrityStatus(run.integrity) === "tampered"
+      ? `  1. remove from ${run.kata.id}'s code whatever reaches the test runner, its results or the grader: a kata's code only does what its README says`
+      : `  1. make ${run.kata.id} import only its own files (no packages, no node: modules, nothing outside its folder)`);
+    lines.push(`  2. re-grade just this kata: npm run grade -- --kata ${run.kata.number}`);
+    return lines.join("\n");
+  }
   const index = scores.katas.findIndex((k) => k.score < 100);
   if (index === -1) return runs.length > 0 ? "\nAll graded katas pass. Compare with the reference: npm run compare" : "";
   const run = runs[index];
