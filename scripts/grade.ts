@@ -52,8 +52,9 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (made) {
       implRoot = fixtureImplRoot(fixture, made);
-      const diff = existsSync(join(fixture, FLAW_DIFF)) ? ` with its ${FLAW_DIFF}` : ", standing on the reference";
-      implLabel = `${relative(PROJECT_ROOT, fixture).split("\\").join("/")} (solutions${diff})`;
+      const diffKata = existsSync(join(fixture, FLAW_DIFF)) ? (JSON.parse(readFileSync(join(fixture, "expect.json"), "utf8")) as { kata: string }).kata : undefined;
+      const base = diffKata ? `solutions/${diffKata} with its ${FLAW_DIFF}` : "standing on solutions/";
+      implLabel = `${relative(PROJECT_ROOT, fixture).split("\\").join("/")} (${base})`;
     } else implRoot = resolveImplRoot(implSpec, process.cwd());
   } catch (error) {
     throw new UsageError((error as Error).message);

@@ -11,8 +11,9 @@ const canariesFor = (tests: number) => (tests === 0 ? 0 : tests >= 20 ? 2 : 1);
 const token = () => randomBytes(6).toString("base64url");
 
 /**
- * A plan per spec file (keyed by its path, as in the manifest). With `only`, canaries stand beside
- * chosen tests, since the others are skipped and a skipped canary proves nothing.
+ * A plan per spec file (keyed by its path, as in the manifest), from every test the files declare,
+ * in their order. With `only`, canaries stand beside chosen tests, since the others are skipped and
+ * a skipped canary proves nothing.
  */
 export function planCanaries(tests: ManifestTest[], only?: ReadonlySet<string>): Record<string, CanaryPlan> {
   const byFile = new Map<string, ManifestTest[]>();
