@@ -2,7 +2,8 @@
 // runs them, to reveal a blanket forgery (every test reported as passing, assertions that no
 // longer throw, test bodies replaced). The grader chooses per run which tests they stand beside,
 // and each one takes the name of the graded test that follows it, so the graded code cannot tell
-// them apart by name; a canary that passes marks the kata as tampered with. Outside the grader
+// them apart by name (nor by place: it stands just before or just after that test, the side chosen
+// per canary); a canary that passes marks the kata as tampered with. Outside the grader
 // (npm run spec, watch) no canary is armed and this file does nothing.
 import fc from "fast-check";
 import { expect, test } from "vitest";
@@ -15,8 +16,10 @@ export interface CanaryCheck {
 }
 
 export interface CanaryPlan {
-  /** Ordinals of the graded tests (0 = the file's first) that each get a canary just before them. */
+  /** Ordinals of the graded tests (0 = the file's first) that each get a canary beside them, ascending. */
   at: number[];
+  /** Per canary: declared just after its graded test rather than just before. */
+  after: boolean[];
   checks: CanaryCheck[];
 }
 
@@ -45,12 +48,19 @@ export function armCanaries(armed: CanaryPlan): void {
   graded = 0;
 }
 
-/** Called by spec/support/graded.ts before it declares each graded test. */
-export function beforeGradedTest(name: string, timeout: number | undefined): void {
+/** Called by spec/support/graded.ts to declare each graded test: the test, and its canary if it has one. */
+export function declareGraded(name: string, declare: () => void, timeout: number | undefined): void {
   const index = plan?.at.indexOf(graded++) ?? -1;
-  if (index < 0) return;
+  if (index < 0) return declare();
   const check = plan!.checks[index];
-  test(name, () => FAILING[check.kind](check.actual, check.expected), timeout);
+  const canary = () => test(name, () => FAILING[check.kind](check.actual, check.expected), timeout);
+  if (plan!.after[index]) {
+    declare();
+    canary();
+  } else {
+    canary();
+    declare();
+  }
 }
 
 export const CANARY_KINDS = Object.keys(FAILING) as Array<keyof typeof FAILING>;

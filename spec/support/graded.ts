@@ -2,7 +2,7 @@
 // test's name, as a trailing tag like "[L2 w3]", so that the grader can score any run from the
 // names alone, even a run that crashed before vitest could report anything else.
 import { test } from "vitest";
-import { beforeGradedTest } from "./canary.ts";
+import { declareGraded } from "./canary.ts";
 
 /** L1 basic use (the happy path), L2 protocol design (robust parsing, clear errors),
  * L3 systems thinking (limits, isolation, observability). */
@@ -37,10 +37,7 @@ export interface GradedTest {
 }
 
 function graded(level: Level): GradedTest {
-  const declare = (name: string, body: Body, timeout: number | undefined) => {
-    beforeGradedTest(name, timeout);
-    test(name, body, timeout);
-  };
+  const declare = (name: string, body: Body, timeout: number | undefined) => declareGraded(name, () => test(name, body, timeout), timeout);
   const example = (name: string, body: Body, options: GradedOptions = {}) =>
     declare(tagName(name, level, options.weight ?? EXAMPLE_WEIGHT), body, options.timeout);
   const property = (name: string, body: Body, options: GradedOptions = {}) =>
