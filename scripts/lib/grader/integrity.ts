@@ -30,6 +30,10 @@ const SUSPICIOUS: Array<[RegExp, string]> = [
   [/\bimport\s*\.\s*meta\b/, "reads import.meta"],
   [/["'`]node:|\bchild_process\b|\bworker_threads\b/, "names a Node built-in module"],
   [/["'`](?:\.\.\/|\/(?:[\w.-]+\/)+)|\bsolutions\/|\bspec\/|manifest\.json|\.grade\//, "names a path outside the kata"],
+  // No kata reads or writes a file, or talks to the network: a forgery that reads the transformed
+  // specs, or sends the bank away, has to.
+  [/\b(?:readFile|readdir|writeFile|appendFile|copyFile|mkdir|unlink|symlink|rename)(?:Sync)?\s*\(|\b(?:cp|open|stat|lstat|rm|link)Sync\s*\(|\bcreate(?:Read|Write)Stream\b/, "reads or writes files"],
+  [/\bfetch\s*\(|\bWebSocket\b|\bXMLHttpRequest\b|\bEventSource\b/, "uses the network"],
 ];
 
 /** Comments say nothing about what code does; a note on one would be noise. */
