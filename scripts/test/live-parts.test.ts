@@ -1,6 +1,6 @@
 // The pieces of live mode on their own: the calculator, the sandbox, the reply parser, the
 // base URL, the replay's difference finder, the thinking splitter.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
@@ -8,7 +8,7 @@ import { evaluateArithmetic } from "../lib/live/arith.ts";
 import { normaliseBaseUrl, parseChatReply } from "../lib/live/client.ts";
 import { LiveError } from "../lib/live/errors.ts";
 import { splitThinking } from "../lib/live/kata1.ts";
-import { firstDifference } from "../lib/live/recording.ts";
+import { createRecorder, firstDifference, recordingTransport, RECORDING_FORMAT, RECORDING_VERSION } from "../lib/live/recording.ts";
 import { calculator, DEFAULT_SANDBOX, readSandboxFile, weatherLookup } from "../lib/live/tools.ts";
 
 describe("the demo calculator", () => {
@@ -106,5 +106,42 @@ describe("small helpers", () => {
     expect(splitThinking("<think>maybe f(x)?</think>\nThe answer.")).toEqual({ thinking: "maybe f(x)?", answer: "The answer." });
     expect(splitThinking("no thinking")).toEqual({ thinking: "", answer: "no thinking" });
     expect(splitThinking("<think>cut off")).toEqual({ thinking: "cut off", answer: "" });
+  });
+});
+
+describe("the recorder", () => {
+  const meta = {
+    type: "meta", format: RECORDING_FORMAT, version: RECORDING_VERSION, kata: 3, model: "m", baseUrl: "http://127.0.0.1:1/v1", impl: "solutions", runId: "run_x",
+    settings: { prompt: "p", maxSteps: 8, toolChoice: "auto", sandbox: null, temperature: null },
+  } as const;
+  const types = (file: string) => readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l).type);
+
+  test("a closed recording is never written again, even once its file is gone", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tuk-recorder-"));
+    const file = join(dir, "r.jsonl");
+    const recorder = createRecorder(file, meta);
+    recorder.write({ type: "end", status: "aborted", steps: 1 });
+    recorder.close();
+    recorder.write({ type: "approval", seq: 1, name: "send_email", arguments: {}, approved: false, interrupted: true });
+    expect(types(file)).toEqual(["meta", "end"]);
+    rmSync(dir, { recursive: true, force: true });
+    expect(() => recorder.write({ type: "interrupt", requests: 0 })).not.toThrow();
+  });
+
+  test("a request cut short by Ctrl-C is written as interrupted at once, and not again when it settles", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tuk-recorder-"));
+    const file = join(dir, "r.jsonl");
+    const recorder = createRecorder(file, meta);
+    let finish!: () => void;
+    const transport = recordingTransport(() => new Promise((_, reject) => (finish = () => reject(new LiveError("timeout", "late")))), recorder);
+    const stop = new AbortController();
+    const pending = transport({ method: "POST", url: "http://127.0.0.1:1/v1/chat/completions", body: {} }, stop.signal);
+    stop.abort();
+    expect(types(file)).toEqual(["meta", "request", "failure"]);
+    expect(JSON.parse(readFileSync(file, "utf8").trimEnd().split("\n")[2])).toMatchObject({ seq: 1, kind: "interrupted" });
+    finish();
+    await expect(pending).rejects.toThrow("late");
+    expect(types(file)).toEqual(["meta", "request", "failure"]);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

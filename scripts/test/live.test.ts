@@ -359,7 +359,10 @@ describe("Ctrl-C stops cleanly and keeps the recording", () => {
     expect(replayed.out).toEqual(run.out);
   });
 
-  test("Ctrl-C at the approval question: denied, the run stops, and the replay stops at the same question", async () => {
+  // Kata 3's contract: an abort ends a call whose approval has not answered, without waiting for
+  // the answer. So live mode answers the question itself the moment Ctrl-C comes (denied,
+  // interrupted: printed and recorded at once), before the run reacts and ends.
+  test("Ctrl-C at the approval question: the run stops without waiting for the answer, and the replay stops at the same question", async () => {
     const s = await server([toolCalls(["m1", "send_email", { to: "a@example.com", subject: "s", body: "b" }], ["c1", "calculate", { expression: "2 * 3" }]), text("never sent")]);
     const file = join(tmp, "interrupted-approval.jsonl");
     const interrupt = new AbortController();
@@ -372,10 +375,44 @@ describe("Ctrl-C stops cleanly and keeps the recording", () => {
     });
     expect(run.code).toBe(130);
     expect(s.requests).toHaveLength(1);
-    expect(run.stdout).toContain(": denied");
+    const approvalLine = '[approval] send_email {"to":"[email]","subject":"s","body":"b"}: denied (interrupted)';
+    expect(run.out).toContain(approvalLine);
     expect(toolLine(run, "m1")).toMatch(/"code":"(not_approved|aborted)"/);
+    expect(run.out.indexOf(approvalLine)).toBeLessThan(run.out.indexOf(toolLine(run, "m1")));
     const lines = readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.type)).toEqual(["meta", "request", "response", "interrupt", "approval", "end"]);
     expect(lines.find((l) => l.type === "approval")).toMatchObject({ approved: false, interrupted: true });
+    const replayed = await live(["--replay", file]);
+    expect(replayed.code).toBe(130);
+    expect(replayed.out).toEqual(run.out);
+  });
+
+  test("Ctrl-C at an approval question that answers late: the late answer is ignored, nothing is written after the end", async () => {
+    const s = await server([toolCalls(["m1", "send_email", { to: "a@example.com", subject: "s", body: "b" }]), text("never sent")]);
+    const file = join(tmp, "late-approval.jsonl");
+    const interrupt = new AbortController();
+    let answered!: Promise<void>;
+    const run = await live(args(s, 3, "--record", file), {
+      interrupt: interrupt.signal,
+      // Ctrl-C while the question is open; the terminal still says "y" afterwards.
+      ask: () => {
+        setImmediate(() => interrupt.abort());
+        const late = new Promise<string>((resolve) => setTimeout(() => resolve("y"), 50));
+        answered = late.then(() => new Promise((resolve) => setTimeout(resolve, 20)));
+        return late;
+      },
+    });
+    expect(run.code).toBe(130);
+    const recorded = readFileSync(file, "utf8");
+    const outBefore = [...run.out];
+    await answered;
+    expect(readFileSync(file, "utf8")).toBe(recorded);
+    expect(run.out).toEqual(outBefore);
+    expect(run.stdout).toContain("denied (interrupted)");
+    expect(run.stdout).not.toContain(": approved");
+    const lines = recorded.trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.type)).toEqual(["meta", "request", "response", "interrupt", "approval", "end"]);
+    expect(lines[4]).toMatchObject({ approved: false, interrupted: true });
     const replayed = await live(["--replay", file]);
     expect(replayed.code).toBe(130);
     expect(replayed.out).toEqual(run.out);

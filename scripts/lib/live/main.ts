@@ -260,30 +260,52 @@ export async function main(argv: readonly string[], io: LiveIO): Promise<number>
     const client = createChatClient(transport, p.baseUrl, p.model, hasApiKey);
     const yes = args.flags.has("yes");
 
-    const approve = async (name: string, callArgs: unknown, shown: string): Promise<boolean> => {
-      let approved = false;
-      const wasRunning = !stop.signal.aborted;
-      if (replayedApproval) approved = replayedApproval(name, callArgs);
-      else if (stop.signal.aborted) approved = false;
-      else if (yes) approved = true;
-      else if (io.ask) {
+    // The answer to a dangerous call is recorded and printed exactly once, the moment it is known.
+    // Ctrl-C while the question is open is such a moment: kata 3 ends the call as `aborted` at once,
+    // without waiting for the question to settle, and the run may be over (its recording closed)
+    // before it does. So the interruption is noted and printed synchronously, from the stop
+    // signal's abort, and the question settling later changes nothing.
+    const approve = (name: string, callArgs: unknown, shown: string): Promise<boolean> =>
+      new Promise<boolean>((resolveAnswer, rejectAnswer) => {
+        let answered = false;
+        const answer = (approved: boolean, interrupted: boolean) => {
+          if (answered) return;
+          answered = true;
+          stop.signal.removeEventListener("abort", onStop);
+          noteApproval?.(name, callArgs, approved, interrupted);
+          io.out(`[approval] ${shown}: ${approved ? "approved" : interrupted ? "denied (interrupted)" : "denied"}`);
+          resolveAnswer(approved);
+        };
+        const fail = (error: unknown) => {
+          if (answered) return;
+          answered = true;
+          stop.signal.removeEventListener("abort", onStop);
+          rejectAnswer(error);
+        };
+        // Asked while the run was going, stopped by Ctrl-C before the answer: not approved, and
+        // the recording says so, for the replay to stop at this question too.
+        const onStop = () => answer(false, true);
+        if (stop.signal.aborted) return answer(false, false); // asked after the stop: nobody is asked
+        stop.signal.addEventListener("abort", onStop, { once: true });
         try {
-          const answer = await io.ask(`Allow the dangerous tool call ${shown}? [y/N] `, stop.signal);
-          approved = /^\s*y(es)?\s*$/i.test(answer);
-        } catch {
-          approved = false; // Ctrl-C during the question: no
+          if (replayedApproval) {
+            // A recorded Ctrl-C at this question aborts the stop signal in here, which answers.
+            const approved = replayedApproval(name, callArgs);
+            return answer(approved, false);
+          }
+          if (yes) return answer(true, false);
+          if (!io.ask) {
+            io.err(`Denied ${name}: nobody can answer on this terminal (stdin is not a TTY); pass --yes to approve dangerous tools.`);
+            return answer(false, false);
+          }
+          io.ask(`Allow the dangerous tool call ${shown}? [y/N] `, stop.signal).then(
+            (text) => answer(/^\s*y(es)?\s*$/i.test(text), false),
+            () => answer(false, false), // the question failed (or was cut off by the stop, answered already)
+          );
+        } catch (error) {
+          fail(error);
         }
-      } else {
-        io.err(`Denied ${name}: nobody can answer on this terminal (stdin is not a TTY); pass --yes to approve dangerous tools.`);
-      }
-      // Asked and stopped by Ctrl-C: the recording says so, for the replay to stop here too. The
-      // run reacts to the abort first (live and replayed alike), then the answer is printed.
-      const interruptedHere = wasRunning && stop.signal.aborted;
-      if (interruptedHere) await new Promise((resolve) => setImmediate(resolve));
-      noteApproval?.(name, callArgs, approved, interruptedHere);
-      io.out(`[approval] ${shown}: ${approved ? "approved" : "denied"}`);
-      return approved;
-    };
+      });
 
     const ctx: RunContext = {
       client,
@@ -305,6 +327,7 @@ export async function main(argv: readonly string[], io: LiveIO): Promise<number>
       else throw error;
     }
     recorder?.write({ type: "end", status: outcome.status, steps: outcome.steps });
+    recorder?.close();
     if (p.recording && unused() > 0) io.err(`Note: ${unused()} recorded request(s) were not needed by this run.`);
     keptNote();
     if (stop.signal.aborted) {
@@ -319,6 +342,7 @@ export async function main(argv: readonly string[], io: LiveIO): Promise<number>
     }
     const interrupted = stop.signal.aborted || (error instanceof LiveError && error.kind === "interrupted");
     recorder?.write({ type: "end", status: interrupted ? "aborted" : "failed", steps: 0 });
+    recorder?.close();
     keptNote();
     if (interrupted) {
       io.err("Interrupted: stopped cleanly.");
@@ -331,6 +355,7 @@ export async function main(argv: readonly string[], io: LiveIO): Promise<number>
     io.err(`live: internal error: ${(error as Error)?.stack ?? String(error)}`);
     return EXIT.failed;
   } finally {
+    recorder?.close();
     io.interrupt?.removeEventListener("abort", onCtrlC);
   }
 }

@@ -14,7 +14,7 @@
 // The API key is never written: it is a header, and headers are not recorded.
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { LiveError, type LiveErrorKind } from "./errors.ts";
-import type { HttpRequest, HttpResponse, Transport } from "./transport.ts";
+import { INTERRUPTED_MESSAGE, type HttpRequest, type HttpResponse, type Transport } from "./transport.ts";
 
 export const RECORDING_FORMAT = "tool-use-katas/live";
 export const RECORDING_VERSION = 1;
@@ -53,7 +53,14 @@ export type RecordLine =
 
 export interface Recorder {
   readonly file: string;
+  /** Appends one line; once the recording is closed, does nothing. */
   write(line: RecordLine): void;
+  /**
+   * Ends the recording (after its `end` line): whatever the run still does afterwards (a
+   * callback that settles late, a request that fails after the run stopped waiting) is not
+   * written, and the file may be moved or deleted.
+   */
+  close(): void;
   /** Requests written so far. */
   readonly requests: number;
 }
@@ -62,12 +69,17 @@ export function createRecorder(file: string, meta: RecordingMeta): Recorder {
   // A fresh file per run: a recording is one conversation.
   writeFileSync(file, JSON.stringify(meta) + "\n");
   let requests = 0;
+  let closed = false;
   return {
     file,
     write(line) {
+      if (closed) return;
       if (line.type === "request") requests++;
       // Synchronous on purpose: the line is on disk before anything else can happen.
       appendFileSync(file, JSON.stringify(line) + "\n");
+    },
+    close() {
+      closed = true;
     },
     get requests() {
       return requests;
@@ -81,14 +93,27 @@ export function recordingTransport(inner: Transport, recorder: Recorder): Transp
   return async (request, signal) => {
     const n = ++seq;
     recorder.write({ type: "request", seq: n, ...request });
+    // Ctrl-C while the request is in flight is written the moment it happens: the run does not
+    // wait for the aborted request (kata 3 ends at once), so its own failure may come after the
+    // recording is closed. Whatever the request does afterwards is then not written again.
+    let settled = false;
+    const onAbort = () => {
+      settled = true;
+      recorder.write({ type: "failure", seq: n, kind: "interrupted", message: INTERRUPTED_MESSAGE });
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
     try {
       const response = await inner(request, signal);
-      recorder.write({ type: "response", seq: n, status: response.status, text: response.text });
+      if (!settled) recorder.write({ type: "response", seq: n, status: response.status, text: response.text });
       return response;
     } catch (error) {
       const kind: LiveErrorKind = error instanceof LiveError ? error.kind : "unreachable";
-      recorder.write({ type: "failure", seq: n, kind, message: (error as Error).message });
+      if (!settled) recorder.write({ type: "failure", seq: n, kind, message: (error as Error).message });
       throw error;
+    } finally {
+      settled = true;
+      signal.removeEventListener("abort", onAbort);
     }
   };
 }

@@ -13,6 +13,9 @@ export interface HttpResponse {
   /** The body exactly as received: a malformed reply is kept, so that it can be replayed. */
   text: string;
 }
+/** The failure of a request cut short by Ctrl-C (live, and in the recording). */
+export const INTERRUPTED_MESSAGE = "interrupted while waiting for the model server";
+
 export type Transport = (request: HttpRequest, signal: AbortSignal) => Promise<HttpResponse>;
 
 export interface FetchTransportOptions {
@@ -41,7 +44,7 @@ export function fetchTransport(options: FetchTransportOptions): Transport {
       const text = await response.text();
       return { status: response.status, text };
     } catch (error) {
-      if (signal.aborted) throw new LiveError("interrupted", "interrupted while waiting for the model server");
+      if (signal.aborted) throw new LiveError("interrupted", INTERRUPTED_MESSAGE);
       if (timeout.aborted) {
         throw new LiveError(
           "timeout",
