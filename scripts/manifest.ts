@@ -1,13 +1,16 @@
-// npm run manifest: lists every graded test (from the reference run) into spec/manifest.json.
-// Run it after adding, renaming or removing a spec; `npm test` fails while it is out of date.
+// npm run manifest: lists every graded test (from the reference run) into spec/manifest.json, and
+// the interviewer guide's follow-up questions (without their answers) into the file the mock
+// interview reads in a candidate's pack. Run it after changing a spec or the guide's questions;
+// `npm test` fails while either is out of date.
 import { writeFileSync } from "node:fs";
 import { parseArgs, usage, UsageError } from "./lib/cli-args.ts";
 import { listKatas } from "./lib/grader/katas.ts";
 import { buildManifest, MANIFEST_PATH } from "./lib/grader/manifest.ts";
+import { questionsFromGuides, QUESTIONS_FILE } from "./lib/interview/questions.ts";
 
 const argv = process.argv.slice(2);
 if (argv.includes("--help")) {
-  console.log(usage("npm run manifest", "Lists every graded test of the specs (bank included) into spec/manifest.json.", {}));
+  console.log(usage("npm run manifest", "Lists every graded test of the specs (bank included) into spec/manifest.json, and the guide's follow-up questions for the mock interview.", {}));
   process.exit(0);
 }
 try {
@@ -21,3 +24,8 @@ try {
 const manifest = await buildManifest(listKatas());
 writeFileSync(MANIFEST_PATH, JSON.stringify(manifest, null, 2) + "\n");
 for (const [kata, entry] of Object.entries(manifest.katas)) console.log(`${kata}: ${entry.tests.length} tests, ${entry.bank.length} in the bank`);
+const questions = questionsFromGuides();
+if (questions) {
+  writeFileSync(QUESTIONS_FILE, JSON.stringify(questions, null, 2) + "\n");
+  console.log(`follow-up questions: ${Object.values(questions).map((q) => q.en.length).join(", ")} per kata`);
+}

@@ -1,0 +1,162 @@
+// What a mock interview leaves behind: a terminal summary and a self-contained HTML page (inline
+// SVG, no script, no network) with the score per level over the session, when each stage was
+// reached, the hints used, what still fails, and the follow-up questions an interviewer would ask.
+// In English or Chinese, as the session was run.
+import type { Level } from "../../../spec/support/graded.ts";
+import { escapeXml } from "../grader/report-junit.ts";
+import type { Lang } from "./questions.ts";
+import { stagesReached, type SessionMeta, type SessionPoint } from "./session.ts";
+
+/** By when the plan wants each stage done, in minutes from the start. */
+export interface StageDeadline {
+  level: Level;
+  byMinute: number;
+}
+
+export interface SessionSummary {
+  meta: SessionMeta;
+  points: SessionPoint[];
+  plan: StageDeadline[];
+  /** Names of the tests still failing at the final grade. */
+  failing: string[];
+  questions: string[];
+  /** Problems of the final grade (a hang, a refused import, ...). */
+  problems: string[];
+}
+
+const TEXT = {
+  en: {
+    title: (kata: string) => `Mock interview: ${kata}`,
+    chart: "Score per level over the session",
+    minutes: "minutes",
+    stages: "Stages",
+    planned: "planned by",
+    reached: "reached at",
+    notReached: "not reached",
+    hints: (n: number) => `Hints shown: ${n}`,
+    failing: "Still failing at the end",
+    noneFailing: "Nothing: every graded test passes.",
+    questions: "Questions an interviewer would ask next",
+    final: "Final grade",
+    problems: "Problems",
+    andMore: (n: number) => `... and ${n} more`,
+  },
+  "zh-CN": {
+    title: (kata: string) => `模拟面试：${kata}`,
+    chart: "本次练习中各等级的得分变化",
+    minutes: "分钟",
+    stages: "阶段",
+    planned: "计划完成于",
+    reached: "实际达成于",
+    notReached: "未达成",
+    hints: (n: number) => `看过的提示：${n} 条`,
+    failing: "结束时仍未通过的测试",
+    noneFailing: "没有：所有计分测试都通过了。",
+    questions: "面试官接下来会问的问题",
+    final: "最终评分",
+    problems: "问题",
+    andMore: (n: number) => `……还有 ${n} 项`,
+  },
+} satisfies Record<Lang, unknown>;
+
+const COLOURS: Record<Level, string> = { L1: "#1565c0", L2: "#ef6c00", L3: "#6a1b9a" };
+const SHOWN_FAILURES = 15;
+
+const clock = (ms: number) => {
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+};
+
+const finalPoint = (points: SessionPoint[]) => points.find((p) => p.final) ?? points.at(-1);
+
+export function terminalSummary(summary: SessionSummary): string {
+  const t = TEXT[summary.meta.lang];
+  const { meta, points } = summary;
+  const last = finalPoint(points);
+  const reached = stagesReached(points, meta.levels);
+  const lines = [t.title(meta.kata)];
+  if (last) lines.push(`  ${t.final}: ${meta.levels.map((l) => `${l} ${last.levels[l] ?? "-"}`).join("  ")}  (${last.passing}/${last.total})`);
+  lines.push(`  ${t.stages}:`);
+  for (const stage of summary.plan.filter((s) => meta.levels.includes(s.level))) {
+    const at = reached[stage.level];
+    lines.push(`    ${stage.level}  ${t.planned} ${stage.byMinute} ${t.minutes} · ${at === undefined ? t.notReached : `${t.reached} ${clock(at)}`}`);
+  }
+  lines.push(`  ${t.hints(last?.hints ?? 0)}`);
+  for (const problem of summary.problems) lines.push(`  ! ${problem}`);
+  lines.push(`  ${t.failing}:`);
+  if (summary.failing.length === 0) lines.push(`    ${t.noneFailing}`);
+  for (const name of summary.failing.slice(0, SHOWN_FAILURES)) lines.push(`    - ${name}`);
+  if (summary.failing.length > SHOWN_FAILURES) lines.push(`    ${t.andMore(summary.failing.length - SHOWN_FAILURES)}`);
+  if (summary.questions.length > 0) {
+    lines.push(`  ${t.questions}:`);
+    summary.questions.forEach((q, i) => lines.push(`    ${i + 1}. ${q}`));
+  }
+  return lines.join("\n");
+}
+
+/** An SVG line chart: x the session's minutes, y 0-100, one line per level, the plan's deadlines dashed. */
+function chart(summary: SessionSummary): string {
+  const [width, height, pad] = [640, 260, 36];
+  const t = TEXT[summary.meta.lang];
+  const spanMs = Math.max(summary.meta.minutes * 60_000, ...summary.points.map((p) => p.atMs), 1);
+  const x = (ms: number) => pad + ((width - 2 * pad) * ms) / spanMs;
+  const y = (percent: number) => height - pad - ((height - 2 * pad) * percent) / 100;
+  const parts: string[] = [
+    `<line x1="${pad}" y1="${y(0)}" x2="${width - pad}" y2="${y(0)}" stroke="#999"/>`,
+    `<line x1="${pad}" y1="${y(0)}" x2="${pad}" y2="${y(100)}" stroke="#999"/>`,
+    ...[0, 50, 100].map((v) => `<text x="${pad - 6}" y="${y(v) + 4}" text-anchor="end" font-size="11">${v}</text>`),
+    `<text x="${width / 2}" y="${height - 6}" text-anchor="middle" font-size="11">${t.minutes}</text>`,
+  ];
+  for (const stage of summary.plan.filter((s) => summary.meta.levels.includes(s.level))) {
+    const at = x(stage.byMinute * 60_000);
+    parts.push(`<line x1="${at}" y1="${y(0)}" x2="${at}" y2="${y(100)}" stroke="${COLOURS[stage.level]}" stroke-dasharray="4 3" data-deadline="${stage.level}"/>`);
+    parts.push(`<text x="${at + 3}" y="${y(100) + 10}" font-size="10" fill="${COLOURS[stage.level]}">${stage.level} ${stage.byMinute}′</text>`);
+  }
+  for (const level of summary.meta.levels) {
+    const points = summary.points.filter((p) => typeof p.levels[level] === "number");
+    if (points.length === 0) continue;
+    const coordinates = points.map((p) => `${x(p.atMs).toFixed(1)},${y(p.levels[level] as number).toFixed(1)}`).join(" ");
+    parts.push(`<polyline fill="none" stroke="${COLOURS[level]}" stroke-width="2" points="${coordinates}" data-level="${level}" data-points="${points.length}"/>`);
+    parts.push(...points.map((p) => `<circle cx="${x(p.atMs).toFixed(1)}" cy="${y(p.levels[level] as number).toFixed(1)}" r="3" fill="${COLOURS[level]}"/>`));
+  }
+  const legend = summary.meta.levels.map((level, i) => `<text x="${width - pad - 40}" y="${pad + 14 * i}" font-size="11" fill="${COLOURS[level]}">${level}</text>`);
+  return `<svg width="${width}" height="${height}" role="img" aria-label="${escapeXml(t.chart)}" class="chart">${parts.join("")}${legend.join("")}</svg>`;
+}
+
+export function htmlSummary(summary: SessionSummary): string {
+  const t = TEXT[summary.meta.lang];
+  const { meta, points } = summary;
+  const last = finalPoint(points);
+  const reached = stagesReached(points, meta.levels);
+  const stageRows = summary.plan
+    .filter((s) => meta.levels.includes(s.level))
+    .map((s) => {
+      const at = reached[s.level];
+      return `<tr data-stage="${s.level}" data-reached="${at === undefined ? "" : at}"><td>${s.level}</td><td>${t.planned} ${s.byMinute} ${t.minutes}</td><td>${at === undefined ? t.notReached : `${t.reached} ${clock(at)}`}</td></tr>`;
+    })
+    .join("");
+  const failing = summary.failing.length === 0
+    ? `<p>${t.noneFailing}</p>`
+    : `<ul class="failing">${summary.failing.slice(0, SHOWN_FAILURES).map((n) => `<li>${escapeXml(n)}</li>`).join("")}${summary.failing.length > SHOWN_FAILURES ? `<li>${t.andMore(summary.failing.length - SHOWN_FAILURES)}</li>` : ""}</ul>`;
+  const finalLine = last ? `<p class="final" data-passing="${last.passing}" data-total="${last.total}">${t.final}: ${meta.levels.map((l) => `${l} ${last.levels[l] ?? "-"}`).join(" · ")} (${last.passing}/${last.total})</p>` : "";
+  const problems = summary.problems.length === 0 ? "" : `<h2>${t.problems}</h2><ul>${summary.problems.map((p) => `<li>${escapeXml(p)}</li>`).join("")}</ul>`;
+  const questions = summary.questions.length === 0 ? "" : `<h2>${t.questions}</h2><ol class="questions">${summary.questions.map((q) => `<li>${escapeXml(q)}</li>`).join("")}</ol>`;
+  return `<!doctype html>
+<html lang="${meta.lang === "zh-CN" ? "zh-CN" : "en"}"><head><meta charset="utf-8"><title>${escapeXml(t.title(meta.kata))}</title>
+<style>body{font:14px system-ui,sans-serif;max-width:760px;margin:2em auto;padding:0 1em;color:#222}table{border-collapse:collapse}td{padding:2px 10px;border-bottom:1px solid #eee}h2{font-size:16px;margin-top:1.6em}</style>
+</head><body>
+<h1>${escapeXml(t.title(meta.kata))}</h1>
+<p>${escapeXml(meta.startedAt)} · ${meta.minutes} ${t.minutes} · ${meta.levels.join(", ")}</p>
+${finalLine}
+<h2>${t.chart}</h2>
+${chart(summary)}
+<h2>${t.stages}</h2>
+<table class="stages">${stageRows}</table>
+<p class="hints" data-hints="${last?.hints ?? 0}">${t.hints(last?.hints ?? 0)}</p>
+${problems}
+<h2>${t.failing}</h2>
+${failing}
+${questions}
+</body></html>
+`;
+}
