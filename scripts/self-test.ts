@@ -194,6 +194,7 @@ const checks: Check[] = [
       return problems;
     },
   },
+  (await import("./lib/self-test/load-check.ts")).loadCheck(grade),
   ...knownBadChecks(),
   ...sabotageChecks(),
   ...forgeryChecks(),

@@ -1,5 +1,6 @@
 // Small helpers shared by kata 1's specs.
 import { expect } from "vitest";
+import { cpuTimeMs } from "../support/time-limits.ts";
 import { parseToolCalls, type ParsedCall, type ToolDefinition, type Value } from "@impl/01-regex-dispatch";
 
 /** What a call means, without where it was: the part most specs compare. */
@@ -54,22 +55,20 @@ export function leakedPieces(message: string, secret: string): string[] {
  * Linear-time check that a quadratic implementation cannot pass and a linear one cannot fail by
  * noise. Sizes grow 4x at a time, 4 KiB up to 1 MiB; at each step the larger input must take
  * less than 12x as long as the smaller one (best of 3 runs each): linear time grows about 4x per
- * step, quadratic time 16x. A step that fails is measured again, up to 3 times, since a busy
- * machine (or a garbage collection of the many calls a mebibyte holds) can stall any one run; a
- * quadratic step fails every time. Growing step by step makes a quadratic parser fail within a
- * second or so instead of hanging on the mebibyte.
+ * step, quadratic time 16x. Time is CPU time (spec/support/time-limits.ts), not wall time: a busy
+ * machine makes a run wait for a core, not work more, so load cannot change a ratio of CPU times
+ * the way it changes one of wall times (a run that waited counted as a slow one). A step that
+ * fails is measured again, up to 3 times, since a garbage collection of the many calls a mebibyte
+ * holds can still land in any one run; a quadratic step fails every time. Growing step by step
+ * makes a quadratic parser fail within a second or so instead of hanging on the mebibyte.
  */
 export function expectLinear(make: (size: number) => string, run: (text: string) => unknown): void {
   const RATIO = 12;
-  // Timers and schedulers are noisy below a few milliseconds: anything faster counts as that.
+  // The time of a tiny run is mostly noise: anything faster counts as this.
   const FLOOR_MS = 4;
   const time = (text: string): number => {
     let best = Infinity;
-    for (let i = 0; i < 3; i++) {
-      const start = performance.now();
-      run(text);
-      best = Math.min(best, performance.now() - start);
-    }
+    for (let i = 0; i < 3; i++) best = Math.min(best, cpuTimeMs(() => run(text)));
     return Math.max(best, FLOOR_MS);
   };
   // Each size is timed once and reused as the next step's smaller input; a step measured again

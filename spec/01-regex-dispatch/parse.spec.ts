@@ -484,7 +484,7 @@ describe("6. Robustness and speed", () => {
   for (const [name, make] of cases) {
     l3(`1 MiB of ${name} takes linear time`, () => {
       expectLinear(make, parseToolCalls);
-    }, { timeout: 20_000 });
+    });
   }
 
   // Small sizes: a quadratic implementation must fail here, not hang the run.

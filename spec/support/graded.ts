@@ -3,6 +3,7 @@
 // names alone, even a run that crashed before vitest could report anything else.
 import { test } from "vitest";
 import { declareGraded } from "./canary.ts";
+import { IDLE_MS } from "./time-limits.ts";
 
 /** L1 basic use (the happy path), L2 protocol design (robust parsing, clear errors),
  * L3 systems thinking (limits, isolation, observability). */
@@ -37,12 +38,50 @@ export interface GradedTest {
 }
 
 function graded(level: Level): GradedTest {
-  const declare = (name: string, body: Body, timeout: number | undefined) => declareGraded(name, () => test(name, body, timeout), timeout);
+  const declare = (name: string, body: Body, timeout: number | undefined) =>
+    declareGraded(name, () => test(name, () => failWhenIdle(body()), timeout), timeout);
   const example = (name: string, body: Body, options: GradedOptions = {}) =>
     declare(tagName(name, level, options.weight ?? EXAMPLE_WEIGHT), body, options.timeout);
   const property = (name: string, body: Body, options: GradedOptions = {}) =>
     declare(tagName(name, level, options.weight ?? PROPERTY_WEIGHT), body, options.timeout);
   return Object.assign(example, { property });
+}
+
+/** How often an asynchronous test's CPU use is sampled, and the share of a sample's wall time
+ * below which it counts as idle (a process that computes, even on a crowded machine, gets far more). */
+const SAMPLE_MS = 250;
+const IDLE_CPU_SHARE = 0.02;
+// Taken at load, before any test can install fake timers.
+const { setInterval, clearInterval } = globalThis;
+const now = performance.now.bind(performance);
+
+/**
+ * A synchronous body's result as it is; an asynchronous one's promise, failed when the process
+ * has used almost no CPU for IDLE_MS (see time-limits.ts): a promise that never settles is caught
+ * in IDLE_MS whatever the load, while a test that works slowly on a busy machine keeps its time.
+ */
+function failWhenIdle(result: unknown): unknown {
+  if (!(result instanceof Promise)) return result;
+  return new Promise((resolve, reject) => {
+    let last = process.cpuUsage();
+    let lastAt = now();
+    let busyAt = lastAt;
+    const watch = setInterval(() => {
+      const at = now();
+      const used = process.cpuUsage(last);
+      if ((used.user + used.system) / 1000 > IDLE_CPU_SHARE * (at - lastAt)) busyAt = at;
+      last = process.cpuUsage();
+      lastAt = at;
+      if (at - busyAt >= IDLE_MS) {
+        clearInterval(watch);
+        reject(new Error(`no progress for ${IDLE_MS / 1000} s: the test waits on something that never happens (a promise that never settles?)`));
+      }
+    }, SAMPLE_MS);
+    result.then(
+      (value) => (clearInterval(watch), resolve(value)),
+      (error) => (clearInterval(watch), reject(error)),
+    );
+  });
 }
 
 export const l1 = graded("L1");

@@ -1,0 +1,51 @@
+// The time limits of every graded run, in one place (issue 13, "verdicts that do not depend on
+// load"): a correct implementation's score must not depend on how busy the machine is.
+//
+// Why generous fixed limits rather than limits scaled by a measured speed of the machine: a speed
+// probe measures the load of one moment, and a grade's load changes under it (in `npm test` the
+// other checks start and end around a kata's run), so a scaled limit is only as good as a guess at
+// the future; a fixed limit gives the same verdict to the same code every time. What makes fixed
+// limits affordable is that none of them is how an asynchronous hang is caught (see IDLE_MS), so
+// raising them does not make a never-settling promise cost more.
+//
+// Measured on the 2-core machine this repository is tested on (2026-12, the references, visible
+// specs and bank): the slowest test takes 0.76 s idle and 1.6 s with three busy loops beside the
+// grade (load about 5); issue 13 saw the same test take over 5 s during `npm test` on a busier day.
+// Each wall-clock limit below is 9x or more what the slowest test needs under load, and 3x or
+// more that worst figure.
+//
+// The grader's stall watch (STALL_MS in scripts/lib/grader/run-kata.ts, 20 s) is the last limit
+// and the only one that ends a synchronous endless loop: it must stay above TEST_TIMEOUT_MS. It is
+// paid once per hung test (a re-run follows each), so it is not raised further: the sabotage
+// fixture infinite-loop hangs three times and must be graded within the self-test's 90 s.
+
+/**
+ * vitest's testTimeout and hookTimeout. A synchronous test that passes after this long is failed
+ * by vitest; an asynchronous test that keeps the CPU busy and never ends is failed at this time.
+ * No spec sets a longer per-test `timeout`: the stall watch would cut it at 20 s anyway.
+ */
+export const TEST_TIMEOUT_MS = 18_000;
+
+/**
+ * fast-check's interruptAfterTimeLimit: a property still running after this long (most often one
+ * shrinking a counterexample of a slow candidate) stops and fails with the counterexample it has,
+ * which says more than vitest's timeout; it is below TEST_TIMEOUT_MS for that reason.
+ */
+export const FC_INTERRUPT_MS = 15_000;
+
+/**
+ * An asynchronous test whose process uses (almost) no CPU for this long is waiting on something
+ * that will never happen (a promise that never settles): spec/support/graded.ts fails it then.
+ * Load does not make a waiting test look idle (a test that computes uses CPU, however slowly it
+ * gets it), so this stays short: it is what a hang such as the sabotage fixture never-settles
+ * costs, per hung test. No spec waits on a real timer for more than a few milliseconds.
+ */
+export const IDLE_MS = 5_000;
+
+/** CPU time (user + system, every thread of this process) that `run` takes, in milliseconds. */
+export function cpuTimeMs(run: () => unknown): number {
+  const before = process.cpuUsage();
+  run();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
