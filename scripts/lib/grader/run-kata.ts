@@ -87,7 +87,8 @@ interface AttemptResult {
   integrity: Integrity;
   /** Every test the run's report names, run or skipped, in the report's order. */
   listed: ManifestTest[];
-  started: Set<string>;
+  /** Tests that started and, by the progress log, never ended: the ones a synchronous hang is in. */
+  open: Set<string>;
   fileErrors: Map<string, string>;
   outcome: ChildOutcome;
   reportWritten: boolean;
@@ -132,7 +133,9 @@ async function gradeSealed(kata: Kata, manifest: KataManifest, options: GradeOpt
     if (run === 0 && !options.only && attempt.reportWritten) collected = compareToManifest(attempt.listed, manifest, options.includeBank);
     for (const [name, verdict] of attempt.verdicts) verdicts.set(name, verdict);
     if (!attempt.outcome.timedOut) break;
-    const hung = [...attempt.started].filter((name) => !verdicts.has(name) && !hungTests.includes(name));
+    // A test that ended but whose verdict had not reached vitest's main process before the kill
+    // is not hung: it has no verdict yet, and the re-run gives it one.
+    const hung = [...attempt.open].filter((name) => !verdicts.has(name) && !hungTests.includes(name));
     const after = attempt.outcome.stalled ? `${STALL_MS / 1000} s` : `${Math.round(limit / 1000)} s`;
     if (hung.length === 0) {
       problems.push(`timed out after ${Math.round(limit / 1000)} s, and no single test was running: the hang is at import or between tests`);
@@ -283,14 +286,16 @@ async function runOnce(kata: Kata, options: GradeOptions, sealed: SealedWorkspac
   );
   const verdicts = new Map<string, Verdict>();
   const listed: ManifestTest[] = [];
-  const started = new Set<string>();
+  const open = new Set<string>();
   const fileErrors = new Map<string, string>();
   const integrity = emptyIntegrity();
 
   // The progress log is the test workers' own word: it may say which test started and never
   // ended (a synchronous hang blocks everything else), never that a test passed.
   for (const record of readProgress(progress)) {
-    if (!skip.has(record.test) && record.event === "start") started.add(record.test);
+    if (skip.has(record.test)) continue;
+    if (record.event === "start") open.add(record.test);
+    else open.delete(record.test);
   }
   const signed = readSigned<SignedRecord>(results, key);
   if (signed.forged > 0) integrity.tampered.push(`${signed.forged} line(s) in the verdict channel were not written by the test runner`);
@@ -317,7 +322,7 @@ async function runOnce(kata: Kata, options: GradeOptions, sealed: SealedWorkspac
     integrity.tampered.push(...canaryFindings(file, tests));
     for (const t of tests) if (!t.canary) listed.push({ file, name: t.name });
   }
-  return { verdicts, integrity, listed, started, fileErrors, outcome, reportWritten };
+  return { verdicts, integrity, listed, open, fileErrors, outcome, reportWritten };
 }
 
 function stateToStatus(state: string | undefined): TestStatus {
