@@ -7,7 +7,9 @@ import { join } from "node:path";
 import { integerFlag, parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
 import { PROJECT_ROOT, resolveImplRoot } from "./lib/impl-root.ts";
 import { listKatas, selectKatas, type Kata } from "./lib/grader/katas.ts";
+import { LEVEL_FLAG, levelsNote, parseLevels } from "./lib/grader/levels.ts";
 import { loadManifest } from "./lib/grader/manifest.ts";
+import { chooseTests } from "./lib/grader/only.ts";
 import { styleFor } from "./lib/grader/report-terminal.ts";
 import { gradeKata } from "./lib/grader/run-kata.ts";
 import type { TestResult } from "./lib/grader/test-result.ts";
@@ -17,6 +19,7 @@ const FLAGS: Record<string, FlagSpec> = {
   impl: { value: true, valueName: "DIR", description: "the candidate's code: katas (default) or another checkout" },
   kata: { value: true, valueName: "LIST", description: "compare only these katas: 1,3" },
   seed: { value: true, valueName: "N", description: "fast-check seed (the same for both sides)" },
+  level: LEVEL_FLAG,
   all: { value: false, description: "list every test, not only those where the two differ" },
   "no-speed": { value: false, description: "skip the speed comparison" },
 };
@@ -56,7 +59,7 @@ const mark = (t: TestResult | undefined) => (!t ? " " : t.status === "pass" ? "â
 
 async function main(argv: string[]): Promise<number> {
   if (argv.includes("--help")) {
-    console.log(usage("npm run compare -- [--kata N] [--impl DIR]", "Compares an implementation with the reference: test by test, then speed.", FLAGS));
+    console.log(usage("npm run compare -- [--kata N] [--impl DIR] [--level LIST]", "Compares an implementation with the reference: test by test, then speed.", FLAGS));
     return 0;
   }
   const args = parseArgs(argv, FLAGS);
@@ -69,13 +72,18 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  const katas = selectKatas(listKatas(), args.flags.get("kata") as string | undefined);
+  let katas = selectKatas(listKatas(), args.flags.get("kata") as string | undefined);
   const manifest = loadManifest();
   if (!manifest) throw new UsageError("spec/manifest.json is missing");
+  // --level: both sides run and are counted on the chosen levels' tests alone.
+  const levels = parseLevels(args.flags.get("level"));
+  const only = levels ? chooseTests(manifest, katas, undefined, false, levels) : undefined;
+  if (only) katas = katas.filter((kata) => only.has(kata.id));
   const seed = integerFlag(args, "seed", -(2 ** 31), 2 ** 31 - 1) ?? Math.floor(Math.random() * 2 ** 31);
   const style = styleFor(process.stdout);
   const workDir = mkdtempSync(join(tmpdir(), "tuk-compare-"));
   console.log(`Comparing ${candidateRoot} with the reference Â· seed ${seed}`);
+  if (levels) console.log(style.yellow(`! ${levelsNote(levels)}`));
   try {
     for (const kata of katas) {
       const entry = manifest.katas[kata.id];
@@ -84,11 +92,11 @@ async function main(argv: string[]): Promise<number> {
       const side = (name: string, implRoot: string) => {
         const dir = join(workDir, `${kata.id}-${name}`);
         mkdirSync(dir);
-        return gradeKata(kata, entry, { seed, timeoutMs: 60_000, workDir: dir, includeBank: false, implRoot });
+        return gradeKata(kata, entry, { seed, timeoutMs: 60_000, workDir: dir, includeBank: false, implRoot, only: only?.get(kata.id) });
       };
       const [mine, reference] = await Promise.all([side("yours", candidateRoot), side("reference", referenceRoot)]);
       const passing = (tests: TestResult[]) => tests.filter((t) => t.status === "pass").length;
-      console.log(`\n${style.bold(kata.id)}   you: ${passing(mine.tests)}/${mine.tests.length}   reference: ${passing(reference.tests)}/${reference.tests.length}`);
+      console.log(`\n${style.bold(kata.id)}   you: ${passing(mine.tests)}/${mine.tests.length}   reference: ${passing(reference.tests)}/${reference.tests.length}${levels ? `   (${levels.join(", ")} only)` : ""}`);
       console.log(style.dim("  you ref  test"));
       let shown = 0;
       for (const test of mine.tests) {

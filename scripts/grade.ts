@@ -11,6 +11,7 @@ import { jsonReport, type RunInfo } from "./lib/grader/report-json.ts";
 import { junitReport } from "./lib/grader/report-junit.ts";
 import { failures, integritySection, nextSteps, styleFor, table } from "./lib/grader/report-terminal.ts";
 import { chooseTests } from "./lib/grader/only.ts";
+import { LEVEL_FLAG, levelsNote, parseLevels } from "./lib/grader/levels.ts";
 import { FLAW_DIFF, fixtureImplRoot, standsOnReference } from "./lib/fixtures/known-bad.ts";
 import { expectedTest, expectedTests, gradeKata, type KataRun } from "./lib/grader/run-kata.ts";
 import { score } from "./lib/grader/score.ts";
@@ -24,6 +25,7 @@ const FLAGS: Record<string, FlagSpec> = {
     valueName: "TEXT",
     description: "grade only the tests whose name (\"NN-kata > task > test\") contains TEXT; repeatable; scores cover those tests alone",
   },
+  level: LEVEL_FLAG,
   json: { value: true, valueName: "FILE", description: "write Exercism results.json v3 (+ score fields)" },
   junit: { value: true, valueName: "FILE", description: "write JUnit XML for CI systems" },
   html: { value: true, valueName: "FILE", description: "write a self-contained HTML report with a chart per kata" },
@@ -68,14 +70,16 @@ async function main(argv: string[]): Promise<number> {
   const manifest = loadManifest();
   if (!manifest) throw new UsageError("spec/manifest.json is missing: run `npm run manifest` (maintainers) or restore it from git");
   const patterns = args.lists.get("only");
-  const only = patterns ? chooseTests(manifest, katas, patterns, includeBank) : undefined;
+  const levels = parseLevels(args.flags.get("level"));
+  const only = patterns || levels ? chooseTests(manifest, katas, patterns, includeBank, levels) : undefined;
   if (only) katas = katas.filter((kata) => only.has(kata.id));
 
   const style = styleFor(process.stdout);
   implLabel ??= relative(PROJECT_ROOT, implRoot).split("\\").join("/") || ".";
   console.log(`Grading ${made ? implLabel : `${implLabel}/`} · seed ${seed} (replay: npm run grade -- --seed ${seed})`);
   for (const warning of specDrift(manifest, katas)) console.log(style.yellow(`! ${warning}`));
-  const narrowed = only ? katas.filter((kata) => only.get(kata.id)) : [];
+  if (levels) console.log(style.yellow(`! ${levelsNote(levels)}`));
+  const narrowed = patterns && only ? katas.filter((kata) => only.get(kata.id)) : [];
   if (narrowed.length > 0) {
     const chosen = narrowed.map((kata) => `${kata.id}: ${only!.get(kata.id)!.size} of its tests`).join(", ");
     console.log(style.yellow(`! --only: ${chosen}; ${narrowed.length === 1 ? "its score covers" : "their scores cover"} those tests alone, not the whole kata${narrowed.length === 1 ? "" : "s"}`));
@@ -101,7 +105,7 @@ async function main(argv: string[]): Promise<number> {
   if (integrity) console.log(integrity);
   const failing = failures(runs, style, args.flags.has("all"));
   if (failing) console.log(failing);
-  console.log(nextSteps(runs, scores, implLabel));
+  console.log(nextSteps(runs, scores, implLabel, levels));
   console.log(style.dim(`\nGraded in ${(durationMs / 1000).toFixed(1)} s.`));
 
   for (const run of runs) {
@@ -110,7 +114,7 @@ async function main(argv: string[]): Promise<number> {
       console.log(style.yellow(`! ${run.kata.id}: ${unlisted.length} test(s) in the specs are not in spec/manifest.json and earn nothing: ${unlisted[0].name}`));
     }
   }
-  const info: RunInfo = { impl: implLabel, seed, bank: includeBank, startedAt, durationMs, ...(patterns ? { only: patterns } : {}) };
+  const info: RunInfo = { impl: implLabel, seed, bank: includeBank, startedAt, durationMs, ...(patterns ? { only: patterns } : {}), ...(levels ? { levels } : {}) };
   const writers: Array<[string, () => string]> = [
     ["json", () => JSON.stringify(jsonReport(runs, scores, info), null, 2) + "\n"],
     ["junit", () => junitReport(runs, scores)],

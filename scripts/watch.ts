@@ -13,14 +13,20 @@ import { parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
 import { PROJECT_ROOT, resolveImplRoot } from "./lib/impl-root.ts";
 import { listKatas, selectKatas, type Kata } from "./lib/grader/katas.ts";
 import { loadManifest, type KataManifest } from "./lib/grader/manifest.ts";
+import { LEVEL_FLAG, levelsFlag, levelsNote, nextStage, parseLevels } from "./lib/grader/levels.ts";
+import { nextTest } from "./lib/grader/next-test.ts";
+import { chooseTests } from "./lib/grader/only.ts";
 import { styleFor } from "./lib/grader/report-terminal.ts";
 import { expectedTest, gradeKata } from "./lib/grader/run-kata.ts";
+import type { Level } from "../spec/support/graded.ts";
 import { parsePropertyFailure, splitTag, summaryLine, withoutStack, type TestResult } from "./lib/grader/test-result.ts";
+import { narrowingEnv } from "./lib/watch/narrowing.ts";
 import type { WarmMessage, WarmTest } from "./lib/watch/warm-child.ts";
 
 const FLAGS: Record<string, FlagSpec> = {
   impl: { value: true, valueName: "DIR", description: "code to watch: katas (default) or another checkout" },
   once: { value: false, description: "grade once and exit (no watching)" },
+  level: LEVEL_FLAG,
 };
 
 /** Editors write a file in several steps; wait for the burst to end before grading. */
@@ -30,19 +36,28 @@ const WARM_STALL_MS = 15_000;
 
 const style = styleFor(process.stdout);
 
+/** `--level`: the levels this watch grades alone, said on every answer; undefined for every level. */
+let levels: Level[] | undefined;
+
 /**
- * One result: "k of n passing", then the next failing test and its message. `pending` are the slow
- * tests a quick run left to the full run that follows: neither passing nor the next to fix yet.
+ * One result: "k of n passing", then the next failing test (in the README's order, next-test.ts)
+ * and its message. `pending` are the slow tests a quick run left to the full run that follows:
+ * neither passing nor the next to fix yet.
  */
 function report(kata: Kata, tests: TestResult[], problems: string[], timing: string, pending: ReadonlySet<string> = new Set()): void {
   const passing = tests.filter((t) => t.status === "pass").length;
   const colour = passing === tests.length ? style.green : passing === 0 ? style.red : style.yellow;
   const waiting = pending.size === 0 ? "" : `, ${pending.size} slow test${pending.size === 1 ? "" : "s"} still running`;
-  console.log(`\n${new Date().toLocaleTimeString()}  ${kata.id}: ${colour(`${passing} of ${tests.length} passing`)}${waiting} ${style.dim(`(${timing})`)}`);
+  const stage = levels ? ` · ${levels.join(", ")} only` : "";
+  console.log(`\n${new Date().toLocaleTimeString()}  ${kata.id}: ${colour(`${passing} of ${tests.length} passing`)}${waiting}${stage} ${style.dim(`(${timing})`)}`);
   for (const problem of problems) console.log(`  ${style.red("!")} ${problem}`);
-  const next = tests.find((t) => t.status !== "pass" && !pending.has(t.name));
+  const next = nextTest(tests, (t) => pending.has(t.name));
   if (!next) {
-    console.log(pending.size === 0 ? style.green("  All passing. Grade everything: npm run grade") : style.dim("  No failure so far."));
+    const stageAfter = levels && nextStage(levels);
+    const done = !levels
+      ? "  All passing. Grade everything: npm run grade"
+      : `  All ${levels.join(" and ")} tests passing. ${stageAfter ? `Next stage: npm run watch -- ${kata.number} --level ${levelsFlag(stageAfter)}` : "Grade everything: npm run grade"}`;
+    console.log(pending.size === 0 ? style.green(done) : style.dim("  No failure so far."));
     return;
   }
   console.log(`  next: ${next.name} ${style.dim(`[${next.level}]`)}`);
@@ -54,10 +69,10 @@ function report(kata: Kata, tests: TestResult[], problems: string[], timing: str
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /** The grader's way: a fresh child process per run, a watchdog, hung tests named and skipped. */
-async function gradeCold(kata: Kata, manifest: KataManifest, implRoot: string, seed: number): Promise<boolean> {
+async function gradeCold(kata: Kata, manifest: KataManifest, implRoot: string, seed: number, only: ReadonlySet<string> | undefined): Promise<boolean> {
   const workDir = mkdtempSync(join(tmpdir(), "tuk-watch-"));
   try {
-    const run = await gradeKata(kata, manifest, { implRoot, seed, timeoutMs: 30_000, workDir, includeBank: false });
+    const run = await gradeKata(kata, manifest, { implRoot, seed, timeoutMs: 30_000, workDir, includeBank: false, only });
     report(kata, run.tests, run.problems, seconds(run.durationMs));
     return run.hungTests.length === 0;
   } finally {
@@ -65,8 +80,8 @@ async function gradeCold(kata: Kata, manifest: KataManifest, implRoot: string, s
   }
 }
 
-function warmResults(kata: Kata, manifest: KataManifest, verdicts: Map<string, WarmTest>): TestResult[] {
-  return manifest.tests.map((entry) => {
+function warmResults(kata: Kata, manifest: KataManifest, verdicts: Map<string, WarmTest>, only: ReadonlySet<string> | undefined): TestResult[] {
+  return manifest.tests.filter((entry) => !only || only.has(entry.name)).map((entry) => {
     const base = expectedTest(kata, entry);
     const verdict = verdicts.get(entry.name);
     if (!verdict) return { ...base, status: "error", summary: "not run yet" };
@@ -79,7 +94,7 @@ function warmResults(kata: Kata, manifest: KataManifest, verdicts: Map<string, W
 
 async function main(argv: string[]): Promise<number> {
   if (argv.includes("--help")) {
-    console.log(usage("npm run watch -- N [--impl DIR] [--once]", "Re-grades kata N on every save: at once without the tests that were slow last time, then with all of them.", FLAGS));
+    console.log(usage("npm run watch -- N [--impl DIR] [--once] [--level LIST]", "Re-grades kata N on every save: at once without the tests that were slow last time, then with all of them.", FLAGS));
     return 0;
   }
   const args = parseArgs(argv, FLAGS);
@@ -96,9 +111,13 @@ async function main(argv: string[]): Promise<number> {
   const manifest = loadManifest()?.katas[kata.id];
   if (!manifest) throw new UsageError(`spec/manifest.json has no ${kata.id}: run npm run manifest`);
   const seed = Math.floor(Math.random() * 2 ** 31);
+  levels = parseLevels(args.flags.get("level"));
+  // The tests of the chosen levels (undefined: every test), run and counted alone, warm or cold.
+  const only = levels ? chooseTests({ support: {}, katas: { [kata.id]: manifest } }, [kata], undefined, false, levels).get(kata.id) : undefined;
+  if (levels) console.log(style.yellow(`! ${levelsNote(levels)}`));
 
   if (args.flags.has("once")) {
-    await gradeCold(kata, manifest, implRoot, seed);
+    await gradeCold(kata, manifest, implRoot, seed, only);
     return 0;
   }
 
@@ -129,7 +148,7 @@ async function main(argv: string[]): Promise<number> {
     const problems = message.fileErrors.map((e) => `${e.file.replace(PROJECT_ROOT + "/", "")} failed to load: ${summaryLine(e.message)}`);
     const timing = savedAt === undefined ? seconds(Date.now() - runStarted) : `${seconds(Date.now() - savedAt)} after the save`;
     const pending = new Set(message.deferred.map((name) => splitTag(name).name));
-    report(kata, warmResults(kata, manifest, verdicts), problems, timing, pending);
+    report(kata, warmResults(kata, manifest, verdicts, only), problems, timing, pending);
     if (message.final) savedAt = undefined;
   };
 
@@ -137,7 +156,7 @@ async function main(argv: string[]): Promise<number> {
     verdicts.clear();
     const child = fork(join(PROJECT_ROOT, "scripts", "lib", "watch", "warm-child.ts"), [kata.id], {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, KATA_IMPL: implRoot, FC_SEED: String(seed), FORCE_COLOR: "0" },
+      env: { ...process.env, KATA_IMPL: implRoot, FC_SEED: String(seed), FORCE_COLOR: "0", ...(only ? narrowingEnv(manifest, only) : {}) },
       execArgv: ["--import", "tsx"],
       stdio: ["ignore", "ignore", "ignore", "ipc"],
       detached: true,
@@ -162,7 +181,7 @@ async function main(argv: string[]): Promise<number> {
   const gradeColdThenMaybeWarm = async () => {
     if (coldRunning) return;
     coldRunning = true;
-    const clean = await gradeCold(kata, manifest, implRoot, seed);
+    const clean = await gradeCold(kata, manifest, implRoot, seed, only);
     coldRunning = false;
     savedAt = undefined;
     if (clean) startWarm();

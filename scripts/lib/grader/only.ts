@@ -1,4 +1,6 @@
-// `npm run grade -- --only TEXT`: the tests a narrowed grade runs and scores, chosen by name.
+// `npm run grade -- --only TEXT` and `--level 1`: the tests a narrowed grade runs and scores,
+// chosen by name, by level, or by both (a test must then answer both).
+import type { Level } from "../../../spec/support/graded.ts";
 import { UsageError } from "../cli-args.ts";
 import type { Kata } from "./katas.ts";
 import type { Manifest } from "./manifest.ts";
@@ -6,22 +8,33 @@ import { expectedTests } from "./run-kata.ts";
 import { splitTag } from "./test-result.ts";
 
 /**
- * `--only TEXT ...`: per kata, the full names (as in the manifest) of the tests whose reported name,
- * "NN-kata > task > test" without the level tag, contains one of the texts; `undefined` when that
- * is every test of the kata, which is then graded as a whole, as without --only. Katas with none
- * are left out.
+ * Per kata, the full names (as in the manifest) of the tests whose reported name, "NN-kata > task >
+ * test" without the level tag, contains one of the `patterns` (`--only TEXT ...`; any name without
+ * patterns) and whose level is one of `levels` (`--level`; any level without it); `undefined` when
+ * that is every test of the kata, which is then graded as a whole. Katas with none are left out.
  */
-export function chooseTests(manifest: Manifest, katas: Kata[], patterns: string[], includeBank: boolean): Map<string, Set<string> | undefined> {
+export function chooseTests(
+  manifest: Manifest,
+  katas: Kata[],
+  patterns: string[] | undefined,
+  includeBank: boolean,
+  levels?: readonly Level[],
+): Map<string, Set<string> | undefined> {
   const chosen = new Map<string, Set<string> | undefined>();
   for (const kata of katas) {
     const entry = manifest.katas[kata.id];
     if (!entry) continue;
     const all = expectedTests(entry, { includeBank }).map((t) => t.name);
-    const names = all.filter((name) => patterns.some((p) => `${kata.id} > ${splitTag(name).name}`.includes(p)));
+    const names = all.filter((name) => {
+      const { name: shown, level } = splitTag(name);
+      return (!patterns || patterns.some((p) => `${kata.id} > ${shown}`.includes(p))) && (!levels || levels.includes(level));
+    });
     if (names.length > 0) chosen.set(kata.id, names.length === all.length ? undefined : new Set(names));
   }
   if (chosen.size === 0) {
-    throw new UsageError(`--only: no test${includeBank ? "" : " outside the bank"} of the chosen katas has a name containing ${patterns.map((p) => JSON.stringify(p)).join(" or ")}`);
+    const named = patterns ? ` has a name containing ${patterns.map((p) => JSON.stringify(p)).join(" or ")}` : "";
+    const levelled = levels ? `${named ? " and" : ""} is at level ${levels.join(" or ")}` : "";
+    throw new UsageError(`${patterns ? "--only" : "--level"}: no test${includeBank ? "" : " outside the bank"} of the chosen katas${named}${levelled}`);
   }
   return chosen;
 }

@@ -2,6 +2,8 @@
 // no network), then per kata its figures and its failing tests. Figures carry data-* attributes
 // so that a browser test can read what the page shows.
 import { integrityStatus, type IntegrityStatus } from "./integrity-report.ts";
+import { levelsNote } from "./levels.ts";
+import { inTeachingOrder } from "./next-test.ts";
 import { escapeXml } from "./report-junit.ts";
 import type { RunInfo } from "./report-json.ts";
 import type { KataRun } from "./run-kata.ts";
@@ -71,11 +73,21 @@ function overviewChart(runs: KataRun[], scores: Scores): string {
   return `<svg class="overview" width="${width}" height="${top + height + 44 + badgeRow}" role="img" aria-label="score per kata and level">${grid}${groups}</svg>`;
 }
 
+/** A run narrowed by --level or --only says so above its figures: they cover the chosen tests alone. */
+function narrowedNote(info: RunInfo): string {
+  const lines = [
+    ...(info.levels ? [`<p class="narrowed" data-levels="${info.levels.join(",")}">${escapeXml(levelsNote(info.levels))}</p>`] : []),
+    ...(info.only ? [`<p class="narrowed" data-only="${escapeXml(info.only.join("\n"))}">${escapeXml(`--only ${info.only.map((p) => JSON.stringify(p)).join(", ")}: the chosen tests only; scores cover them alone`)}</p>`] : []),
+  ];
+  return lines.join("\n");
+}
+
 export function htmlReport(runs: KataRun[], scores: Scores, info: RunInfo): string {
   const cards = runs.map((run, i) => {
     const k = scores.katas[i];
     const levels = LEVELS.map((l) => bar(l, percent(k.levels[l]), `data-kata="${run.kata.id}" data-level="${l}" data-score="${percent(k.levels[l])}"`)).join("");
-    const failing = run.tests.filter((t) => t.status !== "pass");
+    // In the order to fix them, as the terminal lists them (next-test.ts).
+    const failing = inTeachingOrder(run.tests.filter((t) => t.status !== "pass"));
     const stubbed = failing.filter((t) => t.summary === STUB_MESSAGE);
     const listed = failing.filter((t) => t.summary !== STUB_MESSAGE);
     const rows = listed.map((t) => `<tr><td>${escapeXml(t.status)}</td><td>${escapeXml(t.level)}</td><td>${t.bank ? "bank · " : ""}${escapeXml(t.name)}</td><td><pre>${escapeXml(t.summary ?? "")}${t.property?.counterexample ? escapeXml(`\ncounterexample: ${t.property.counterexample.slice(0, 500)}\nseed ${t.property.seed}, path "${t.property.path ?? ""}"`) : ""}</pre></td></tr>`).join("");
@@ -107,9 +119,11 @@ pre{margin:0;white-space:pre-wrap;word-break:break-word}.problems{color:#c62828}
 .badge{background:#c62828;color:#fff;border-radius:3px;padding:0 .4em;font-size:.6em;text-transform:uppercase;vertical-align:middle}
 .overview .badge-label{font-size:12px;font-weight:bold;fill:#c62828}
 .integrity{border-left:3px solid #c62828;padding-left:.8em}.integrity[data-integrity="notes"]{border-color:#bbb}
+.narrowed{color:#8a6d00;background:#fff8e1;padding:.3em .6em;border-radius:4px}
 .integrity ul{margin:.3em 0;padding-left:1.2em;word-break:break-word}.integrity .tampered,.integrity .refused{color:#c62828}.integrity .note{color:#666}
 </style></head><body>
 <h1 data-overall="${scores.overall}">Overall ${scores.overall.toFixed(1)}${scores.bankOverall === undefined ? "" : ` <small>bank ${scores.bankOverall.toFixed(1)}</small>`} <small>impl ${escapeXml(info.impl)} · seed ${info.seed} · ${escapeXml(info.startedAt.toISOString())}</small></h1>
+${narrowedNote(info)}
 ${overviewChart(runs, scores)}
 ${cards}
 </body></html>

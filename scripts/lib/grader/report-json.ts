@@ -1,5 +1,6 @@
 // The machine-readable report: Exercism's test-runner results.json, version 3, plus the
 // GitHub-Classroom-style score fields and `x_`-prefixed extras. Always valid JSON.
+import type { Level } from "../../../spec/support/graded.ts";
 import { integrityStatus, untrustedRuns, untrustedSentence, worstStatus } from "./integrity-report.ts";
 import type { KataRun } from "./run-kata.ts";
 import { LEVELS, percent, type Scores } from "./score.ts";
@@ -17,6 +18,8 @@ export interface RunInfo {
   durationMs: number;
   /** `--only`: the texts that chose the tests; the scores cover those tests alone. */
   only?: string[];
+  /** `--level`: the only levels graded; the scores cover their tests alone. Absent: every level. */
+  levels?: Level[];
 }
 
 function clip(text: string, max: number): string {
@@ -80,6 +83,8 @@ export function jsonReport(runs: KataRun[], scores: Scores, info: RunInfo) {
     x_seed: info.seed,
     x_bank: info.bank,
     ...(info.only ? { x_only: info.only } : {}),
+    // Always present, every level without --level: a reader never has to guess what the score covers.
+    x_levels_graded: info.levels ?? [...LEVELS],
     x_started_at: info.startedAt.toISOString(),
     x_duration_ms: info.durationMs,
     x_levels: levelFigures(scores.levels),

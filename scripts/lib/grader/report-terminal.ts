@@ -1,5 +1,8 @@
 // The report a person reads: a compact table, then what fails and what to do next.
 import { firstNotes, integrityStatus, untrustedRuns, untrustedSentence } from "./integrity-report.ts";
+import type { Level } from "../../../spec/support/graded.ts";
+import { levelsFlag, nextStage } from "./levels.ts";
+import { inTeachingOrder, nextTest } from "./next-test.ts";
 import type { KataRun } from "./run-kata.ts";
 import { LEVELS, percent, type Scores, type Tally } from "./score.ts";
 import type { TestResult } from "./test-result.ts";
@@ -73,7 +76,8 @@ function describeFailure(test: TestResult, style: Style): string[] {
 export function failures(runs: KataRun[], style: Style, listAll: boolean): string {
   const out: string[] = [];
   for (const run of runs) {
-    const failing = run.tests.filter((t) => t.status !== "pass");
+    // In the order to fix them (next-test.ts): the first lines are the ones worth reading.
+    const failing = inTeachingOrder(run.tests.filter((t) => t.status !== "pass"));
     if (failing.length === 0 && run.problems.length === 0) continue;
     out.push("", style.bold(`${run.kata.id}: ${failing.length} of ${run.tests.length} tests not passing`));
     for (const problem of run.problems) out.push(`  ${style.red("!")} ${problem}`);
@@ -121,27 +125,37 @@ export function integritySection(runs: KataRun[], style: Style): string {
   return ["", style.bold("Integrity"), legend, ...out].join("\n");
 }
 
-/** What a candidate should do next: the first kata not at 100, its README and its first failing task. */
-export function nextSteps(runs: KataRun[], scores: Scores, implLabel: string): string {
+/**
+ * What a candidate should do next: the first kata not at 100, its README and the test to make pass
+ * first (next-test.ts: the README's order). `levels`: the run's --level, kept in the commands it suggests.
+ */
+export function nextSteps(runs: KataRun[], scores: Scores, implLabel: string, levels?: readonly Level[]): string {
   // A forged or refused run comes first: no other advice applies while its score cannot be trusted.
   const untrusted = untrustedRuns(runs);
+  const levelFlag = levels ? ` --level ${levelsFlag(levels)}` : "";
   if (untrusted.length > 0) {
     const run = untrusted[0];
     const lines = ["", "Next:", ...untrusted.map((r) => `  ! ${untrustedSentence(r)} (see Integrity above)`)];
     lines.push(integrityStatus(run.integrity) === "tampered"
       ? `  1. remove from ${run.kata.id}'s code whatever reaches the test runner, its results or the grader: a kata's code only does what its README says`
       : `  1. make ${run.kata.id} import only its own files (no packages, no node: modules, nothing outside its folder)`);
-    lines.push(`  2. re-grade just this kata: npm run grade -- --kata ${run.kata.number}`);
+    lines.push(`  2. re-grade just this kata: npm run grade -- --kata ${run.kata.number}${levelFlag}`);
     return lines.join("\n");
   }
   const index = scores.katas.findIndex((k) => k.score < 100);
-  if (index === -1) return runs.length > 0 ? "\nAll graded katas pass. Compare with the reference: npm run compare" : "";
+  if (index === -1) {
+    if (runs.length === 0) return "";
+    // A stage passed: the next one adds a level.
+    const stageAfter = levels && nextStage(levels);
+    if (stageAfter) return `\nAll graded katas pass their ${levels!.join(" and ")} tests. Next stage: npm run grade -- --level ${levelsFlag(stageAfter)}`;
+    return "\nAll graded katas pass. Compare with the reference: npm run compare";
+  }
   const run = runs[index];
-  const firstFailing = run.tests.find((t) => t.status !== "pass");
+  const first = nextTest(run.tests);
   const lines = ["", "Next:"];
   if (implLabel === "katas") lines.push(`  1. read katas/${run.kata.id}/README.md (中文: README.zh-CN.md)`);
   else lines.push(`  1. read the contract: katas/${run.kata.id}/README.md`);
-  if (firstFailing) lines.push(`  2. make this pass first: ${firstFailing.name}`);
-  lines.push(`  3. re-grade just this kata: npm run grade -- --kata ${run.kata.number}`);
+  if (first) lines.push(`  2. make this pass first: ${first.name} [${first.level}]`);
+  lines.push(`  3. re-grade just this kata: npm run grade -- --kata ${run.kata.number}${levelFlag}`);
   return lines.join("\n");
 }

@@ -30,8 +30,9 @@ export class WatchSession {
   private exited = false;
   output = "";
 
-  constructor(kataNumber: number, implRoot: string, env: Record<string, string> = {}) {
-    this.child = spawn(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "watch.ts"), String(kataNumber), "--impl", implRoot], {
+  /** `args`: more of watch's options, `--level 1` for example. */
+  constructor(kataNumber: number, implRoot: string, env: Record<string, string> = {}, args: string[] = []) {
+    this.child = spawn(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "watch.ts"), String(kataNumber), "--impl", implRoot, ...args], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"],

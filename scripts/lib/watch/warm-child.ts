@@ -10,6 +10,7 @@ import { availableParallelism } from "node:os";
 import type { TestModule, TestSpecification } from "vitest/node";
 import { createVitest } from "vitest/node";
 import "../../../spec/support/setup/provided-context.ts";
+import { readNarrowing } from "./narrowing.ts";
 
 /** A test slower than this in the last full run waits for the full run. */
 export const QUICK_TEST_MS = 50;
@@ -39,6 +40,9 @@ export type WarmMessage =
   };
 
 const [kataId] = process.argv.slice(2);
+const narrowing = readNarrowing(process.env);
+/** Left out of every run, quick or full: the tests of levels not chosen. */
+const leftOut = narrowing?.leaveOut ?? [];
 const send = (message: WarmMessage): void => {
   process.send?.(message);
 };
@@ -107,7 +111,7 @@ const vitest = await createVitest("test", {
 function runFull(): void {
   phase = "full";
   deferred = [];
-  vitest.provide("skipTests", []);
+  vitest.provide("skipTests", leftOut);
   void vitest.runTestSpecifications(specsOfThisSave, false);
 }
 
@@ -119,7 +123,7 @@ vitest.onTestsRerun((specifications) => {
   specsOfThisSave = [...specifications];
   phase = "quick";
   deferred = slowTests();
-  vitest.provide("skipTests", deferred);
+  vitest.provide("skipTests", [...leftOut, ...deferred]);
 });
 
 // A save while the full run is going on: stop it, so that the newer code is run sooner.
@@ -127,4 +131,6 @@ vitest.vite.watcher.on("change", () => {
   if (phase === "full" && running) void vitest.cancelCurrentRun("keyboard-input");
 });
 
-await vitest.start([`spec/${kataId}/`]);
+// The first run is a full one: it leaves out only the tests of the levels not chosen.
+vitest.provide("skipTests", leftOut);
+await vitest.start(narrowing ? narrowing.files : [`spec/${kataId}/`]);

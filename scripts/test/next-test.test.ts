@@ -1,0 +1,139 @@
+// The next step follows the README: lowest level not yet passing, then task order, examples before
+// properties and bulk real-data tests. One order for grade's next steps and failure list, watch's
+// "next" and the HTML report; on the fresh stubs it names an L1 example of each README's task 1.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { PROJECT_ROOT } from "../lib/impl-root.ts";
+import { listKatas, type Kata } from "../lib/grader/katas.ts";
+import type { Manifest } from "../lib/grader/manifest.ts";
+import { inTeachingOrder, nextTest } from "../lib/grader/next-test.ts";
+import { htmlReport } from "../lib/grader/report-html.ts";
+import { failures, nextSteps, type Style } from "../lib/grader/report-terminal.ts";
+import { expectedTest, type KataRun } from "../lib/grader/run-kata.ts";
+import { score } from "../lib/grader/score.ts";
+import type { TestResult } from "../lib/grader/test-result.ts";
+import { kata1Variant } from "./support/kata1-variants.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "tuk-next-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const plain: Style = { bold: (s) => s, dim: (s) => s, red: (s) => s, green: (s) => s, yellow: (s) => s };
+const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, "spec", "manifest.json"), "utf8")) as Manifest;
+const katas = listKatas();
+
+/** Every test of the kata as the stub leaves it: failing, in the manifest's order (spec files by path). */
+function stubResults(kata: Kata): TestResult[] {
+  return manifest.katas[kata.id].tests.map((entry) => ({ ...expectedTest(kata, entry), status: "fail", summary: "not implemented" }));
+}
+
+/** The README's first task, as its heading says it: "1. Finding calls: parseToolCalls". */
+function firstTaskHeading(kata: Kata): string {
+  const readme = readFileSync(join(PROJECT_ROOT, "katas", kata.id, "README.md"), "utf8");
+  return /^## (1\. .*)$/m.exec(readme)![1].replace(/`/g, "");
+}
+
+const result = (over: Partial<TestResult> & Pick<TestResult, "name">): TestResult => ({
+  kata: "01-a", file: "spec/01-a/x.spec.ts", level: "L1", weight: 1, bank: false, taskId: Number(/^(\d+)\./.exec(over.name)?.[1]) || undefined, status: "fail", ...over,
+});
+
+function spawnText(script: string, args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(PROJECT_ROOT, "node_modules", "tsx", "dist", "cli.mjs"), script, ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (out += c));
+    child.on("close", (code) => resolve({ code, out }));
+  });
+}
+
+describe("the next test to make pass", () => {
+  test("orders by level, then task number, then example < mutation-pinned example < property < bulk real data; the bank last", () => {
+    const tests = [
+      result({ name: "10. late task > an example" }),
+      result({ name: "no task number > an example" }),
+      result({ name: "1. parse > real BFCL data", file: "spec/01-a/bfcl.spec.ts" }),
+      result({ name: "1. validate > the official suite", file: "spec/01-a/suite.spec.ts" }),
+      result({ name: "1. parse > a property", file: "spec/01-a/x.fuzz.spec.ts", weight: 3 }),
+      result({ name: "1. parse > a big property", file: "spec/01-a/x.fuzz.spec.ts", weight: 5 }),
+      result({ name: "1. parse > a rule mutation testing pinned", file: "spec/01-a/mutants.spec.ts" }),
+      result({ name: "1. parse > a held-out example", file: "spec/01-a/bank/x.bank.spec.ts", bank: true }),
+      result({ name: "1. parse > an L2 example", level: "L2" }),
+      result({ name: "2. run > an example" }),
+      result({ name: "1. parse > an example" }),
+      result({ name: "1. parse > another example" }),
+    ];
+    expect(inTeachingOrder(tests).map((t) => t.name)).toEqual([
+      "1. parse > an example",
+      "1. parse > another example",
+      "1. parse > a rule mutation testing pinned",
+      "1. parse > a property",
+      "1. parse > a big property",
+      "1. parse > real BFCL data",
+      "1. validate > the official suite",
+      "2. run > an example",
+      "10. late task > an example",
+      "no task number > an example",
+      "1. parse > an L2 example",
+      "1. parse > a held-out example",
+    ]);
+    const passing = tests.map((t) => (t.level === "L1" ? { ...t, status: "pass" as const } : t));
+    expect(nextTest(passing)?.name).toBe("1. parse > an L2 example");
+    expect(nextTest(tests.map((t) => ({ ...t, status: "pass" as const })))).toBeUndefined();
+  });
+
+  test.each(katas.map((kata) => [kata.id, kata] as const))("%s on the stub: an L1 example of the README's first task", (_, kata) => {
+    const next = nextTest(stubResults(kata))!;
+    expect(next.level).toBe("L1");
+    expect(next.weight).toBe(1);
+    expect(next.taskId).toBe(1);
+    expect(next.file).not.toMatch(/\/(bfcl|suite|mutants)\.spec\.ts$|\.fuzz\.spec\.ts$/);
+    expect(firstTaskHeading(kata).startsWith(next.name.split(" > ")[0]), `${firstTaskHeading(kata)} / ${next.name}`).toBe(true);
+  });
+
+  test.each(katas.map((kata) => [kata.id, kata] as const))("%s with every L1 test passing: an L2 test of the lowest task that fails", (_, kata) => {
+    const tests = stubResults(kata).map((t) => (t.level === "L1" ? { ...t, status: "pass" as const } : t));
+    const next = nextTest(tests)!;
+    const lowestTask = Math.min(...tests.filter((t) => t.level === "L2").map((t) => t.taskId ?? Infinity));
+    expect([next.level, next.taskId, next.weight]).toEqual(["L2", lowestTask, 1]);
+  });
+
+  test("grade's next steps, its failure list and the HTML report's all follow that order", () => {
+    const kata = katas[0];
+    const tests = stubResults(kata).map((t, i) => ({ ...t, summary: `failure ${i}` }));
+    const run: KataRun = { kata, tests, problems: [], hungTests: [], durationMs: 0 };
+    const ordered = inTeachingOrder(tests);
+    expect(nextSteps([run], score([run]), "katas")).toContain(`make this pass first: ${ordered[0].name} [L1]`);
+    // --level is kept in the command it suggests.
+    expect(nextSteps([run], score([run]), "katas", ["L1"])).toContain("npm run grade -- --kata 1 --level 1");
+    const listed = failures([run], plain, true).split("\n").filter((l) => l.startsWith("  ✗ ")).map((l) => l.slice(4).replace(/ \[L\d\]$/, ""));
+    expect(listed).toEqual(ordered.map((t) => t.name));
+    const html = htmlReport([run], score([run]), { impl: "katas", seed: 1, bank: false, startedAt: new Date(0), durationMs: 0 });
+    const rows = [...html.matchAll(/<tr><td>fail<\/td><td>L\d<\/td><td>([^<]*)<\/td>/g)].map((m) => m[1]);
+    expect(rows).toEqual(ordered.map((t) => t.name.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;")));
+  });
+
+  test("on the fresh stubs, grade names an L1 example of each README's first task; watch names the same", { timeout: 120_000 }, async () => {
+    const graded = await Promise.all(katas.map((kata) => spawnText("scripts/grade.ts", ["--kata", String(kata.number)])));
+    katas.forEach((kata, i) => {
+      const expected = nextTest(stubResults(kata))!;
+      expect(graded[i].out).toContain(`2. make this pass first: ${expected.name} [L1]`);
+    });
+    const watched = await spawnText("scripts/watch.ts", ["3", "--once"]);
+    expect(watched.code, watched.out).toBe(0);
+    expect(watched.out).toContain(`next: ${nextTest(stubResults(katas[2]))!.name} [L1]`);
+  });
+
+  test("once every L1 test passes, grade's next step is an L2 test", { timeout: 120_000 }, async () => {
+    const impl = kata1Variant(join(dir, "fails-l2"), "fails-l2");
+    const r = await spawnText("scripts/grade.ts", ["--impl", impl, "--kata", "1"]);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/01-regex-dispatch\s+\S+\s+100\.0\s+(?!100\.0)\d/);
+    expect(r.out).toMatch(/2\. make this pass first: 5\. The safe calculator: calculate and calculateTool > .+ \[L2\]\n/);
+  });
+});
