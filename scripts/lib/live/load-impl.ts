@@ -53,7 +53,7 @@ export function implementationError(label: string, fn: string, error: unknown): 
     return new LiveError(
       "implementation",
       `${fn} in ${label} is not implemented yet. Live mode runs your code: finish the kata first ` +
-        `(npm run grade), or watch the reference with --impl solutions.`,
+        `(npm run grade), or, in the repository, watch the reference with --impl solutions.`,
     );
   }
   return new LiveError("implementation", `${fn} in ${label} threw: ${error instanceof Error ? `${error.name}: ${message}` : message}`);
