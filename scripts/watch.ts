@@ -20,6 +20,7 @@ import { styleFor } from "./lib/grader/report-terminal.ts";
 import { expectedTest, gradeKata } from "./lib/grader/run-kata.ts";
 import type { Level } from "../spec/support/graded.ts";
 import { parsePropertyFailure, splitTag, summaryLine, withoutStack, type TestResult } from "./lib/grader/test-result.ts";
+import { answerEvent, formatEvent } from "./lib/watch/answer-event.ts";
 import { narrowingEnv } from "./lib/watch/narrowing.ts";
 import type { WarmMessage, WarmTest } from "./lib/watch/warm-child.ts";
 
@@ -27,6 +28,7 @@ const FLAGS: Record<string, FlagSpec> = {
   impl: { value: true, valueName: "DIR", description: "code to watch: katas (default) or another checkout" },
   once: { value: false, description: "grade once and exit (no watching)" },
   level: LEVEL_FLAG,
+  events: { value: false, description: "after each answer, one line \"@watch-answer {json}\" for tools (npm run interview)" },
 };
 
 /** Editors write a file in several steps; wait for the burst to end before grading. */
@@ -38,6 +40,8 @@ const style = styleFor(process.stdout);
 
 /** `--level`: the levels this watch grades alone, said on every answer; undefined for every level. */
 let levels: Level[] | undefined;
+/** `--events`: each answer also as a line a tool reads (answer-event.ts). */
+let events = false;
 
 /**
  * One result: "k of n passing", then the next failing test (in the README's order, next-test.ts)
@@ -45,6 +49,11 @@ let levels: Level[] | undefined;
  * neither passing nor the next to fix yet.
  */
 function report(kata: Kata, tests: TestResult[], problems: string[], timing: string, pending: ReadonlySet<string> = new Set()): void {
+  printAnswer(kata, tests, problems, timing, pending);
+  if (events) console.log(formatEvent(answerEvent(tests, pending, problems, nextTest(tests, (t) => pending.has(t.name)))));
+}
+
+function printAnswer(kata: Kata, tests: TestResult[], problems: string[], timing: string, pending: ReadonlySet<string>): void {
   const passing = tests.filter((t) => t.status === "pass").length;
   const colour = passing === tests.length ? style.green : passing === 0 ? style.red : style.yellow;
   const waiting = pending.size === 0 ? "" : `, ${pending.size} slow test${pending.size === 1 ? "" : "s"} still running`;
@@ -94,7 +103,7 @@ function warmResults(kata: Kata, manifest: KataManifest, verdicts: Map<string, W
 
 async function main(argv: string[]): Promise<number> {
   if (argv.includes("--help")) {
-    console.log(usage("npm run watch -- N [--impl DIR] [--once] [--level LIST]", "Re-grades kata N on every save: at once without the tests that were slow last time, then with all of them.", FLAGS));
+    console.log(usage("npm run watch -- N [--impl DIR] [--once] [--level LIST] [--events]", "Re-grades kata N on every save: at once without the tests that were slow last time, then with all of them.", FLAGS));
     return 0;
   }
   const args = parseArgs(argv, FLAGS);
@@ -112,6 +121,7 @@ async function main(argv: string[]): Promise<number> {
   if (!manifest) throw new UsageError(`spec/manifest.json has no ${kata.id}: run npm run manifest`);
   const seed = Math.floor(Math.random() * 2 ** 31);
   levels = parseLevels(args.flags.get("level"));
+  events = args.flags.has("events");
   // The tests of the chosen levels (undefined: every test), run and counted alone, warm or cold.
   const only = levels ? chooseTests({ support: {}, katas: { [kata.id]: manifest } }, [kata], undefined, false, levels).get(kata.id) : undefined;
   if (levels) console.log(style.yellow(`! ${levelsNote(levels)}`));

@@ -106,8 +106,11 @@ function chart(summary: SessionSummary): string {
     `<line x1="${pad}" y1="${y(0)}" x2="${pad}" y2="${y(100)}" stroke="#999"/>`,
     ...[0, 50, 100].map((v) => `<text x="${pad - 6}" y="${y(v) + 4}" text-anchor="end" font-size="11">${v}</text>`),
     `<text x="${width / 2}" y="${height - 6}" text-anchor="middle" font-size="11">${t.minutes}</text>`,
+    `<text x="${pad}" y="${y(0) + 14}" text-anchor="middle" font-size="11">0</text>`,
+    `<text x="${width - pad}" y="${y(0) + 14}" text-anchor="middle" font-size="11">${+(spanMs / 60_000).toFixed(1)}</text>`,
   ];
-  for (const stage of summary.plan.filter((s) => summary.meta.levels.includes(s.level))) {
+  // A deadline past the session's end is in the stages table, not on the chart.
+  for (const stage of summary.plan.filter((s) => summary.meta.levels.includes(s.level) && s.byMinute * 60_000 <= spanMs)) {
     const at = x(stage.byMinute * 60_000);
     parts.push(`<line x1="${at}" y1="${y(0)}" x2="${at}" y2="${y(100)}" stroke="${COLOURS[stage.level]}" stroke-dasharray="4 3" data-deadline="${stage.level}"/>`);
     parts.push(`<text x="${at + 3}" y="${y(100) + 10}" font-size="10" fill="${COLOURS[stage.level]}">${stage.level} ${stage.byMinute}′</text>`);

@@ -1,0 +1,152 @@
+// npm run interview, driven as a candidate would: a stub to start from, a save that finishes the
+// first stage, and the session's end, by the clock or by Ctrl-C. Then its log and its report.
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { PROJECT_ROOT } from "../lib/impl-root.ts";
+import { deadlines, planLines } from "../lib/interview/plan.ts";
+import { followUpQuestions, questionsFromGuides, QUESTIONS_FILE } from "../lib/interview/questions.ts";
+import { htmlSummary, terminalSummary, type SessionSummary } from "../lib/interview/session-report.ts";
+import { readPoints, stagesReached } from "../lib/interview/session.ts";
+
+const work = mkdtempSync(join(tmpdir(), "tuk-interview-test-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("the follow-up questions", () => {
+  test("the pack's copy is the interviewer guide's questions, in both languages (npm run manifest writes it)", () => {
+    expect(JSON.parse(readFileSync(QUESTIONS_FILE, "utf8"))).toEqual(questionsFromGuides());
+    for (const kata of [1, 2, 3]) {
+      expect(followUpQuestions(kata, "en").length, `kata ${kata}`).toBeGreaterThan(2);
+      expect(followUpQuestions(kata, "zh-CN")).toHaveLength(followUpQuestions(kata, "en").length);
+    }
+  });
+
+  test("questions only: no model answer from the guide comes along", () => {
+    for (const kata of [1, 2, 3]) for (const q of followUpQuestions(kata, "en")) expect(q).not.toMatch(/Strong:|See section/);
+  });
+});
+
+describe("the plan", () => {
+  test("each stage is due when the stages before it and itself are done; stages past the session are said to be", () => {
+    const plan = deadlines("01-regex-dispatch", ["L1", "L2", "L3"]);
+    expect(plan.map((d) => d.level)).toEqual(["L1", "L2", "L3"]);
+    expect(plan[1].byMinute).toBeGreaterThan(plan[0].byMinute);
+    expect(deadlines("01-regex-dispatch", ["L2"])[0].byMinute).toBeLessThan(plan[1].byMinute);
+    const lines = planLines("01-regex-dispatch", ["L1", "L2"], plan[0].byMinute, "en");
+    expect(lines.find((l) => l.trim().startsWith("L1"))).not.toContain("beyond");
+    expect(lines.find((l) => l.trim().startsWith("L2"))).toContain("beyond this session");
+    expect(planLines("01-regex-dispatch", ["L1"], 45, "zh-CN")[0]).toContain("模拟面试");
+  });
+});
+
+describe("the report", () => {
+  const summary: SessionSummary = {
+    meta: { kata: "01-regex-dispatch", kataNumber: 1, startedAt: "2026-12-01T00:00:00.000Z", minutes: 45, levels: ["L1", "L2", "L3"], lang: "en" },
+    points: [
+      { atMs: 60_000, levels: { L1: 20, L2: 0, L3: 0 }, passing: 5, total: 100, hints: 0 },
+      { atMs: 900_000, levels: { L1: 100, L2: 40, L3: 0 }, passing: 40, total: 100, hints: 1 },
+      { atMs: 2_700_000, levels: { L1: 100, L2: 60, L3: 10 }, passing: 60, total: 100, hints: 2, final: true },
+    ],
+    plan: [{ level: "L1", byMinute: 30 }, { level: "L2", byMinute: 105 }, { level: "L3", byMinute: 135 }],
+    failing: ["2. The whitelist > a <script> name"],
+    questions: ["Why <this>?"],
+    problems: [],
+  };
+
+  test("stages are reached at the first point where a level is at 100", () => {
+    expect(stagesReached(summary.points, ["L1", "L2", "L3"])).toEqual({ L1: 900_000 });
+  });
+
+  test("HTML: a line per level with every point, the plan's deadlines inside the session, hints, what fails, the questions, escaped", () => {
+    const html = htmlSummary(summary);
+    for (const level of ["L1", "L2", "L3"]) expect(html).toMatch(new RegExp(`<polyline[^>]*data-level="${level}" data-points="3"`));
+    expect(html).toContain('data-deadline="L1"');
+    expect(html, "L2's deadline is after the session's 45 minutes").not.toContain('data-deadline="L2"');
+    expect(html).toContain('data-stage="L1" data-reached="900000"');
+    expect(html).toContain('data-hints="2"');
+    expect(html).toContain("a &lt;script&gt; name");
+    expect(html).toContain("Why &lt;this&gt;?");
+    expect(html).not.toMatch(/<script|https?:\/\//);
+  });
+
+  test("terminal and Chinese", () => {
+    expect(terminalSummary(summary)).toMatch(/L1 +planned by 30 minutes · reached at 15:00/);
+    const zh = htmlSummary({ ...summary, meta: { ...summary.meta, lang: "zh-CN" } });
+    expect(zh).toContain("各等级的得分变化");
+    expect(zh).toContain('lang="zh-CN"');
+  });
+});
+
+/** Runs the command on a copy of kata 1's stub (`impl`); `act` is called on each line it prints. */
+function interview(args: string[], act: (line: string, child: ReturnType<typeof spawn>, impl: string) => void) {
+  const root = mkdtempSync(join(work, "session-"));
+  const impl = join(root, "impl", "01-regex-dispatch");
+  cpSync(join(PROJECT_ROOT, "katas", "01-regex-dispatch"), impl, { recursive: true });
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/interview.ts", "--kata", "1", "--impl", join(root, "impl"), "--out", join(root, "out"), ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let pending = "";
+  child.stdout!.on("data", (chunk: Buffer) => {
+    stdout += chunk;
+    pending += chunk;
+    const lines = pending.split("\n");
+    pending = lines.pop()!;
+    for (const line of lines) act(line, child, impl);
+  });
+  const started = Date.now();
+  return new Promise<{ code: number | null; stdout: string; seconds: number; root: string }>((resolve) => {
+    child.on("close", (code) => resolve({ code, stdout, seconds: (Date.now() - started) / 1000, root }));
+  });
+}
+
+const sessionDir = (root: string) => {
+  const out = join(root, "out");
+  const [dir] = readdirSync(out);
+  return join(out, dir);
+};
+
+describe("a session, end to end", () => {
+  test("a save finishes L1; the session ends on time; the log and the report show the score growing", async () => {
+    let saved = false;
+    const run = await interview(["--minutes", "0.4", "--level", "1"], (line, _child, impl) => {
+      // The first answer (the stub, L1 at 0): the candidate saves a finished kata.
+      if (!saved && /⏱ .* L1 0$/.test(line)) {
+        saved = true;
+        cpSync(join(PROJECT_ROOT, "solutions", "01-regex-dispatch"), impl, { recursive: true });
+      }
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain("Time is up");
+    expect(run.seconds, "ends on time: 24 s, then one grade").toBeLessThan(24 + 60);
+    const dir = sessionDir(run.root);
+    const points = readPoints(join(dir, "session.jsonl"));
+    expect(points[0].levels.L1).toBe(0);
+    expect(points.some((p) => !p.final && p.levels.L1 === 100), "watch's answer after the save").toBe(true);
+    expect(points.at(-1)).toMatchObject({ final: true, levels: { L1: 100 }, passing: 22, total: 22 });
+    const html = readFileSync(join(dir, "report.html"), "utf8");
+    expect(html).toMatch(new RegExp(`data-level="L1" data-points="${points.length}"`));
+    expect(html).toMatch(/data-stage="L1" data-reached="\d+"/);
+    expect(html).toContain("How do you know your parser is linear?");
+  }, 120_000);
+
+  test("Ctrl-C ends it at once, with a final grade and a report", async () => {
+    let interrupted = false;
+    const run = await interview(["--minutes", "30", "--level", "1", "--lang", "zh-CN"], (line, child) => {
+      if (!interrupted && line.includes("⏱")) {
+        interrupted = true;
+        child.kill("SIGINT");
+      }
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain("已中断");
+    const dir = sessionDir(run.root);
+    expect(readPoints(join(dir, "session.jsonl")).at(-1)).toMatchObject({ final: true, passing: 0 });
+    expect(existsSync(join(dir, "report.html"))).toBe(true);
+    expect(readFileSync(join(dir, "report.html"), "utf8")).toContain("面试官接下来会问的问题");
+  }, 120_000);
+});
