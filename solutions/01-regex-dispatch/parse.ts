@@ -9,31 +9,36 @@
 //   - the text ends first (or nesting is too deep): a parse_error, never a call that runs;
 //   - something that is not an argument list turns up: the parenthesis was prose; the scan goes on
 //     from the point where reading failed. Never going back further than that keeps it linear.
-import {
-  isCloseParen, isComma, isOpenParen, readKey, readValue, setOwn, skipWhitespace, WHITESPACE,
-  type Read, type ReadFailure,
-} from "./literals.ts";
+//
+// The scanner (literals.ts) reads character codes and returns each value directly, with its
+// position in `pos`: no object is made for a read that fails, and nothing for a character of prose.
+import * as literals from "./literals.ts";
 import type { ParseError, ParsedCall, ParseResult, Span, Value } from "./types.ts";
 
-const MARKER = "TOOL_CALL";
+// The helpers of the hot loops, bound to local names: a use of an imported binding is a load
+// through the module record (under Vitest, a getter of the module object), a local const is not.
+const {
+  CLOSE_BRACKET, COLON, CR, EQUALS, LF, OPEN_BRACE, OPEN_BRACKET, SPACE, TAB, WIDE_COLON,
+  isCloseParen, isComma, isOpenParen, isWhitespace, isWordChar, Scanner, setOwn,
+} = literals;
 
-interface ArgumentList {
-  args: Value[];
-  kwargs: Record<string, Value>;
+const MARKER = "TOOL_CALL";
+const DOT = 0x2e;
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
 }
 
-const isWordChar = (c: string | undefined): boolean =>
-  c !== undefined && ((c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c === "_" || c === ".");
-
-/** `a`, `math.factorial`, `a.b_2.c`: identifiers joined by single dots. */
-function isDottedName(word: string): boolean {
+/** `a`, `math.factorial`, `a.b_2.c`: identifiers joined by single dots (`text[start, end)` holds word characters only). */
+function isDottedName(text: string, start: number, end: number): boolean {
   let segmentStart = true;
-  for (const c of word) {
-    if (c === ".") {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === DOT) {
       if (segmentStart) return false; // empty segment: "..", ".a" or "a..b"
       segmentStart = true;
     } else {
-      if (segmentStart && c >= "0" && c <= "9") return false;
+      if (segmentStart && isDigit(c)) return false;
       segmentStart = false;
     }
   }
@@ -41,189 +46,202 @@ function isDottedName(word: string): boolean {
 }
 
 function wordEnd(text: string, pos: number): number {
-  while (pos < text.length && isWordChar(text[pos])) pos++;
+  while (pos < text.length && isWordChar(text.charCodeAt(pos))) pos++;
   return pos;
 }
 
-/** Reads `(args)` whose opening parenthesis is at `paren`. Positional and keyword arguments. */
-function readArgumentList(text: string, paren: number): Read<ArgumentList> {
-  const args: Value[] = [];
-  const kwargs: Record<string, Value> = {};
-  let i = skipWhitespace(text, paren + 1);
-  while (true) {
-    if (i >= text.length) return { ok: false, kind: "truncated", at: i, message: "the text ended inside the argument list" };
-    if (isCloseParen(text[i])) return { ok: true, value: { args, kwargs }, end: i + 1 };
+/** The scan of one reply, and what it found so far. */
+class CallScanner extends Scanner {
+  readonly calls: ParsedCall[] = [];
+  readonly errors: ParseError[] = [];
+  /** What `prose` leaves out, in order: calls, whole lists, errors (fences are added later). */
+  readonly regions: Span[] = [];
 
-    // `key=value` when a key is followed by "="; anything else is a positional value.
-    const key = readKey(text, i);
-    const eq = key.ok ? skipWhitespace(text, key.end) : -1;
-    let valueEnd: number;
-    if (key.ok && text[eq] === "=") {
-      if (Object.hasOwn(kwargs, key.value)) {
-        return { ok: false, kind: "malformed", at: i, message: "a keyword given twice" };
+  scan(): void {
+    const text = this.text;
+    let i = 0;
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+
+      if (c === OPEN_BRACKET) {
+        i = this.readCallList(i);
+        continue;
       }
-      const value = readValue(text, eq + 1, 0);
-      if (!value.ok) return value;
-      setOwn(kwargs, key.value, value.value);
-      valueEnd = value.end;
-    } else {
-      const value = readValue(text, i, 0);
-      if (!value.ok) return value;
-      args.push(value.value);
-      valueEnd = value.end;
+
+      if (!isWordChar(c)) {
+        i++;
+        continue;
+      }
+
+      const end = wordEnd(text, i);
+
+      if (end - i === MARKER.length && text.startsWith(MARKER, i)) {
+        const brace = this.markerObjectStart(end);
+        if (brace !== -1) {
+          const marker = this.readMarker(i, brace);
+          // A marker announces a call: whatever goes wrong after it is an error, not prose.
+          i = marker ? this.found(marker) : Math.max(this.reportError(i, null), end);
+          continue;
+        }
+      }
+
+      if (isOpenParen(text.charCodeAt(end)) && isDottedName(text, i, end)) {
+        const call = this.readCall(i, end);
+        if (call) i = this.found(call);
+        else if (this.failKind === "malformed") i = Math.max(this.failAt, end + 1); // prose after all: go on from where reading failed
+        else i = this.reportError(i, text.slice(i, end));
+        continue;
+      }
+
+      i = end;
     }
-
-    i = skipWhitespace(text, valueEnd);
-    if (i >= text.length) return { ok: false, kind: "truncated", at: i, message: "the text ended inside the argument list" };
-    if (isComma(text[i])) i = skipWhitespace(text, i + 1);
-    else if (!isCloseParen(text[i])) return { ok: false, kind: "malformed", at: i, message: "expected ',' or ')'" };
   }
-}
 
-type Found = Read<ParsedCall>;
-
-/** A call whose name spans [start, paren). */
-function readCall(text: string, start: number, paren: number): Found {
-  const list = readArgumentList(text, paren);
-  if (!list.ok) return list;
-  const name = text.slice(start, paren);
-  return { ok: true, value: { name, ...list.value, syntax: "call", span: { start, end: list.end } }, end: list.end };
-}
-
-/** What reading a list gave: the calls it holds, and whether the brackets closed around them. */
-interface CallList {
-  calls: ParsedCall[];
-  /** Where the list ends (after `]`), or, for a broken list, where its last complete call ends. */
-  end: number;
-  complete: boolean;
-}
-
-/**
- * `[a(x=1), b(y="s")]`: only calls and commas between the brackets, at least one call. A broken
- * list still returns the complete calls it read, so the caller need not read them twice.
- */
-function readCallList(text: string, bracket: number): CallList {
-  const calls: ParsedCall[] = [];
-  let i = skipWhitespace(text, bracket + 1);
-  let lastEnd = bracket + 1;
-  // No closure for the broken case: this runs at every "[" of the text, and a function made per
-  // call costs more than the rest of a miss (most of all under tsx, which names each one).
-  while (true) {
-    const end = wordEnd(text, i);
-    if (!isOpenParen(text[end]) || !isDottedName(text.slice(i, end))) return { calls, end: lastEnd, complete: false };
-    const call = readCall(text, i, end);
-    if (!call.ok) return { calls, end: lastEnd, complete: false };
-    calls.push(call.value);
-    lastEnd = call.end;
-    i = skipWhitespace(text, call.end);
-    if (text[i] === "]") return { calls, end: i + 1, complete: true };
-    if (!isComma(text[i])) return { calls, end: lastEnd, complete: false };
-    i = skipWhitespace(text, i + 1);
-    if (text[i] === "]") return { calls, end: i + 1, complete: true }; // a trailing comma
+  /** Records a complete call; returns where the scan goes on. */
+  private found(call: ParsedCall): number {
+    this.calls.push(call);
+    this.regions.push(call.span);
+    return call.span.end;
   }
-}
 
-/**
- * `TOOL_CALL: {"name": ..., "arguments": {...}}` with `:` or `：`. `afterWord` is the position
- * right after the word TOOL_CALL. Returns null when this is not a marker at all (prose).
- */
-function readMarker(text: string, start: number, afterWord: number): Found | null {
-  let i = afterWord;
-  while (text[i] === " " || text[i] === "\t") i++;
-  if (text[i] !== ":" && text[i] !== "：") return null;
-  i++;
-  while (text[i] === " " || text[i] === "\t") i++;
-  if (text[i] !== "{") return null;
+  /** Records the last failure as a parse error of a call (or marker) from `start`; returns where the scan goes on. */
+  private reportError(start: number, name: string | null): number {
+    const end = this.failKind === "truncated" ? this.text.length : this.failAt;
+    const span = { start, end };
+    this.errors.push({ message: this.failMessage, span, name });
+    this.regions.push(span);
+    return end;
+  }
 
-  const object = readValue(text, i, 0);
-  if (!object.ok) return object;
-  const fields = object.value as Record<string, Value>;
-  const name = Object.hasOwn(fields, "name") ? fields.name : undefined;
-  const args = Object.hasOwn(fields, "arguments") ? fields.arguments : undefined;
-  const span = { start, end: object.end };
-  if (typeof name !== "string" || name.trim() === "") {
-    return { ok: false, kind: "malformed", at: object.end, message: "TOOL_CALL needs a non-empty string \"name\"" };
+  /** A call whose name spans [start, paren). */
+  private readCall(start: number, paren: number): ParsedCall | undefined {
+    const args: Value[] = [];
+    const kwargs: Record<string, Value> = {};
+    this.pos = paren + 1;
+    if (!this.readArgumentList(args, kwargs)) return undefined;
+    return { name: this.text.slice(start, paren), args, kwargs, syntax: "call", span: { start, end: this.pos } };
   }
-  if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))) {
-    return { ok: false, kind: "malformed", at: object.end, message: "TOOL_CALL \"arguments\" must be an object" };
+
+  /** Reads the arguments after `(` up to its `)` into `args` and `kwargs`. Positional and keyword arguments. */
+  private readArgumentList(args: Value[], kwargs: Record<string, Value>): boolean {
+    const text = this.text;
+    this.skipWhitespace();
+    while (true) {
+      if (this.atEnd()) return this.failed("truncated", this.text.length, "the text ended inside the argument list");
+      if (isCloseParen(this.peek())) {
+        this.pos++;
+        return true;
+      }
+
+      // `key=value` when a key is followed by "="; anything else is a positional value.
+      const start = this.pos;
+      const keyEnd = this.keyEnd();
+      if (keyEnd > start) {
+        this.pos = keyEnd;
+        this.skipWhitespace();
+      }
+      if (keyEnd > start && this.peek() === EQUALS) {
+        const key = text.slice(start, keyEnd);
+        if (Object.hasOwn(kwargs, key)) return this.failed("malformed", start, "a keyword given twice");
+        this.pos++;
+        const value = this.readValue(0);
+        if (value === undefined) return false;
+        setOwn(kwargs, key, value);
+      } else {
+        this.pos = start;
+        const value = this.readValue(0);
+        if (value === undefined) return false;
+        args.push(value);
+      }
+
+      this.skipWhitespace();
+      if (this.atEnd()) return this.failed("truncated", this.text.length, "the text ended inside the argument list");
+      if (isComma(this.peek())) {
+        this.pos++;
+        this.skipWhitespace();
+      } else if (!isCloseParen(this.peek())) {
+        return this.failed("malformed", this.pos, "expected ',' or ')'");
+      }
+    }
   }
-  return { ok: true, value: { name, args: [], kwargs: args ?? {}, syntax: "marker", span }, end: object.end };
+
+  /**
+   * `[a(x=1), b(y="s")]`: only calls and commas between the brackets, at least one call.
+   * Returns where the scan goes on. The calls are recorded as plain calls as they are read; a
+   * list that closes makes them list calls and cuts the whole list, brackets included, from the
+   * prose. A broken list leaves them plain calls, and the scan goes on after the last of them
+   * (what failed is read again), or right after the `[` when there is none.
+   */
+  private readCallList(bracket: number): number {
+    const text = this.text;
+    this.pos = bracket + 1;
+    this.skipWhitespace();
+    if (!isWordChar(text.charCodeAt(this.pos))) return bracket + 1; // most brackets of a text: no call follows
+    const firstCall = this.calls.length;
+    const firstRegion = this.regions.length;
+    let lastEnd = bracket + 1;
+    while (true) {
+      const start = this.pos;
+      const end = wordEnd(text, start);
+      if (!isOpenParen(text.charCodeAt(end)) || !isDottedName(text, start, end)) return lastEnd;
+      const call = this.readCall(start, end);
+      if (!call) return lastEnd;
+      lastEnd = this.found(call);
+      this.pos = lastEnd;
+      this.skipWhitespace();
+      let c = this.peek();
+      if (c !== CLOSE_BRACKET) {
+        if (!isComma(c)) return lastEnd;
+        this.pos++;
+        this.skipWhitespace();
+        c = this.peek(); // a trailing comma
+      }
+      if (c === CLOSE_BRACKET) {
+        for (let k = firstCall; k < this.calls.length; k++) this.calls[k].syntax = "list";
+        this.regions.length = firstRegion;
+        this.regions.push({ start: bracket, end: this.pos + 1 });
+        return this.pos + 1;
+      }
+    }
+  }
+
+  /**
+   * After the word TOOL_CALL (at `afterWord`): optional spaces or tabs, `:` or `：`, optional
+   * spaces or tabs, `{`. Returns where that `{` is, or -1 when this is not a marker (prose).
+   */
+  private markerObjectStart(afterWord: number): number {
+    const text = this.text;
+    let i = afterWord;
+    while (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB) i++;
+    const colon = text.charCodeAt(i);
+    if (colon !== COLON && colon !== WIDE_COLON) return -1;
+    i++;
+    while (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB) i++;
+    return text.charCodeAt(i) === OPEN_BRACE ? i : -1;
+  }
+
+  /** `TOOL_CALL: {"name": ..., "arguments": {...}}` from `start`, its object at `brace`. */
+  private readMarker(start: number, brace: number): ParsedCall | undefined {
+    this.pos = brace;
+    const fields = this.readValue(0) as Record<string, Value> | undefined;
+    if (fields === undefined) return undefined;
+    const end = this.pos;
+    const name = Object.hasOwn(fields, "name") ? fields.name : undefined;
+    const args = Object.hasOwn(fields, "arguments") ? fields.arguments : undefined;
+    if (typeof name !== "string" || name.trim() === "") {
+      return this.fail("malformed", end, "TOOL_CALL needs a non-empty string \"name\"");
+    }
+    if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args))) {
+      return this.fail("malformed", end, "TOOL_CALL \"arguments\" must be an object");
+    }
+    return { name, args: [], kwargs: args ?? {}, syntax: "marker", span: { start, end } };
+  }
 }
 
 export function parseToolCalls(text: string): ParseResult {
-  const calls: ParsedCall[] = [];
-  const errors: ParseError[] = [];
-  /** What `prose` leaves out, in order: calls, whole lists, errors (fences are added later). */
-  const regions: Span[] = [];
-
-  const fail = (failure: ReadFailure, start: number, name: string | null): number => {
-    const end = failure.kind === "truncated" ? text.length : failure.at;
-    errors.push({ message: failure.message, span: { start, end }, name });
-    regions.push({ start, end });
-    return end;
-  };
-
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i];
-
-    if (c === "[") {
-      const list = readCallList(text, i);
-      if (list.complete) {
-        for (const call of list.calls) calls.push({ ...call, syntax: "list" });
-        regions.push({ start: i, end: list.end });
-      } else {
-        // Not a list of calls: the brackets are prose, and the complete calls read so far are
-        // plain calls. Scanning goes on after the last of them (what failed is read again).
-        for (const call of list.calls) {
-          calls.push(call);
-          regions.push(call.span);
-        }
-      }
-      i = list.end;
-      continue;
-    }
-
-    if (!isWordChar(c)) {
-      i++;
-      continue;
-    }
-
-    const end = wordEnd(text, i);
-    const word = text.slice(i, end);
-
-    if (word === MARKER) {
-      const marker = readMarker(text, i, end);
-      if (marker?.ok) {
-        calls.push(marker.value);
-        regions.push(marker.value.span);
-        i = marker.end;
-        continue;
-      }
-      if (marker) {
-        // A marker announces a call: whatever goes wrong after it is an error, not prose.
-        i = Math.max(fail(marker, i, null), end);
-        continue;
-      }
-    }
-
-    if (isOpenParen(text[end]) && isDottedName(word)) {
-      const call = readCall(text, i, end);
-      if (call.ok) {
-        calls.push(call.value);
-        regions.push(call.value.span);
-        i = call.end;
-      } else if (call.kind === "malformed") {
-        i = Math.max(call.at, end + 1); // prose after all: go on from where reading failed
-      } else {
-        i = fail(call, i, word);
-      }
-      continue;
-    }
-
-    i = end;
-  }
-
+  const scanner = new CallScanner(text);
+  scanner.scan();
+  const { calls, errors, regions } = scanner;
   if (regions.length === 0) return { calls, errors, prose: text };
   return { calls, errors, prose: cut(text, absorbCallOnlyFences(text, regions)) };
 }
@@ -247,6 +265,7 @@ function cut(text: string, regions: Span[]): string {
  * lone "\r"; the line break after the closing fence line stays.
  */
 function absorbCallOnlyFences(text: string, regions: Span[]): Span[] {
+  if (!text.includes("```")) return regions; // no fence line at all: nothing to walk
   const out: Span[] = [];
   let r = 0; // next region not yet copied to `out`
   let open = -1; // start of the open fence line, -1 when outside a fence
@@ -254,8 +273,8 @@ function absorbCallOnlyFences(text: string, regions: Span[]): Span[] {
 
   for (let lineStart = 0; lineStart < text.length; ) {
     let lineEnd = lineStart;
-    while (lineEnd < text.length && text[lineEnd] !== "\n" && text[lineEnd] !== "\r") lineEnd++;
-    const next = lineEnd + (text[lineEnd] === "\r" && text[lineEnd + 1] === "\n" ? 2 : 1);
+    while (lineEnd < text.length && text.charCodeAt(lineEnd) !== LF && text.charCodeAt(lineEnd) !== CR) lineEnd++;
+    const next = lineEnd + (text.charCodeAt(lineEnd) === CR && text.charCodeAt(lineEnd + 1) === LF ? 2 : 1);
     const first = skipSpaces(text, lineStart, lineEnd);
     if (text.startsWith("```", first)) {
       if (open === -1) {
@@ -287,12 +306,12 @@ function absorbCallOnlyFences(text: string, regions: Span[]): Span[] {
 }
 
 function skipSpaces(text: string, from: number, to: number): number {
-  while (from < to && (text[from] === " " || text[from] === "\t")) from++;
+  while (from < to && (text.charCodeAt(from) === SPACE || text.charCodeAt(from) === TAB)) from++;
   return from;
 }
 
 /** Only the kata's whitespace (space, tab, line breaks, U+3000): NBSP and U+2028 are text. */
 function isBlank(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (!WHITESPACE.has(text[i])) return false;
+  for (let i = from; i < to; i++) if (!isWhitespace(text.charCodeAt(i))) return false;
   return true;
 }
