@@ -111,18 +111,37 @@ const sessionDir = (root: string) => {
 };
 
 describe("a session, end to end", () => {
-  test("a save finishes L1; the session ends on time; the log and the report show the score growing", async () => {
+  // Both at once: each mostly waits on watch and on the clock.
+  test.concurrent("with no save, the session ends on time, graded once more, with its report", async () => {
+    const run = await interview(["--minutes", "0.3", "--level", "1"], () => {});
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain("Time is up");
+    expect(run.seconds, "ends on time: 18 s, then one grade").toBeLessThan(18 + 60);
+    const dir = sessionDir(run.root);
+    const points = readPoints(join(dir, "session.jsonl"));
+    expect(points.at(-1)).toMatchObject({ final: true, levels: { L1: 0 }, passing: 0, total: 22 });
+    const html = readFileSync(join(dir, "report.html"), "utf8");
+    expect(html).toMatch(new RegExp(`data-level="L1" data-points="${points.length}"`));
+    expect(html).toContain("How do you know your parser is linear?");
+  }, 120_000);
+
+  test.concurrent("a save finishes L1, the log and the report show the score growing; Ctrl-C ends the session at once", async () => {
     let saved = false;
-    const run = await interview(["--minutes", "0.4", "--level", "1"], (line, _child, impl) => {
-      // The first answer (the stub, L1 at 0): the candidate saves a finished kata.
+    let interrupted = false;
+    const run = await interview(["--minutes", "30", "--level", "1", "--lang", "zh-CN"], (line, child, impl) => {
+      // The first answer is the stub's (L1 at 0): the candidate saves a finished kata...
       if (!saved && /⏱ .* L1 0$/.test(line)) {
         saved = true;
         cpSync(join(PROJECT_ROOT, "solutions", "01-regex-dispatch"), impl, { recursive: true });
       }
+      // ... and, once watch says L1 passes, stops the session.
+      if (saved && !interrupted && /⏱ .* L1 100$/.test(line)) {
+        interrupted = true;
+        child.kill("SIGINT");
+      }
     });
     expect(run.code, run.stdout).toBe(0);
-    expect(run.stdout).toContain("Time is up");
-    expect(run.seconds, "ends on time: 24 s, then one grade").toBeLessThan(24 + 60);
+    expect(run.stdout).toContain("已中断");
     const dir = sessionDir(run.root);
     const points = readPoints(join(dir, "session.jsonl"));
     expect(points[0].levels.L1).toBe(0);
@@ -131,22 +150,6 @@ describe("a session, end to end", () => {
     const html = readFileSync(join(dir, "report.html"), "utf8");
     expect(html).toMatch(new RegExp(`data-level="L1" data-points="${points.length}"`));
     expect(html).toMatch(/data-stage="L1" data-reached="\d+"/);
-    expect(html).toContain("How do you know your parser is linear?");
-  }, 120_000);
-
-  test("Ctrl-C ends it at once, with a final grade and a report", async () => {
-    let interrupted = false;
-    const run = await interview(["--minutes", "30", "--level", "1", "--lang", "zh-CN"], (line, child) => {
-      if (!interrupted && line.includes("⏱")) {
-        interrupted = true;
-        child.kill("SIGINT");
-      }
-    });
-    expect(run.code, run.stdout).toBe(0);
-    expect(run.stdout).toContain("已中断");
-    const dir = sessionDir(run.root);
-    expect(readPoints(join(dir, "session.jsonl")).at(-1)).toMatchObject({ final: true, passing: 0 });
-    expect(existsSync(join(dir, "report.html"))).toBe(true);
-    expect(readFileSync(join(dir, "report.html"), "utf8")).toContain("面试官接下来会问的问题");
-  }, 120_000);
+    expect(html).toContain("面试官接下来会问的问题");
+  }, 180_000);
 });
