@@ -34,6 +34,7 @@ import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { bareLoop } from "./lib/bench/bare-loop.ts";
 import { measure, measureSideBySide, median, type MeasureOptions, type Measurement } from "./lib/bench/measure.ts";
 import { describeMachine, duration, machine, num, ratio, table, type Machine } from "./lib/bench/report.ts";
+import { timeTrivialRuns } from "./lib/bench/trivial-run.ts";
 import { watchLatency } from "./lib/bench/watch-latency.ts";
 
 /** Saves timed by the watch benchmark. */
@@ -414,16 +415,24 @@ function timeCommand(args: string[]): Timed {
 async function benchGrader(): Promise<void> {
   say("### The grader");
   say();
+  // The unit: trivial vitest runs before and after the grade, so that a change of load during
+  // the grade shows in both.
+  const before = timeTrivialRuns(2);
   const grade = timeCommand(["run", "grade", "--", "--impl", "solutions"]);
+  const after = timeTrivialRuns(1);
+  const trivialMs = [...before.runsMs, ...after.runsMs].sort((a, b) => a - b)[1];
   const overall = /^\s*overall\s+(\S+)/m.exec(grade.output)?.[1] ?? "?";
   const passing = [...grade.output.matchAll(/^\s*(\d\d-[a-z-]+)\s+\S+.*?(\d+\/\d+)\s*$/gm)].map((m) => `${m[1]} ${m[2]}`);
   const cpu = (t: Timed) => (t.cpuMs === undefined ? "?" : duration(t.cpuMs));
   const rows = [
+    ["a trivial vitest run (one spec file, one `expect`; median of 3)", duration(trivialMs), "", "the unit"],
     ["`npm run grade -- --impl solutions`", duration(grade.ms), cpu(grade), `overall ${overall}; ${passing.join(", ")}`],
   ];
   say("Wall time of the commands themselves (npm and tsx start-up included), one run each, and the CPU time of their whole process tree: on an idle machine with 2 cores the wall time cannot go below about half of it, and on a loaded one the wall time grows while the CPU time stays.");
   say();
   say(table(["command", "wall time", "CPU time (all processes)", "result"], rows));
+  say();
+  say(`The full grade of the references took **${(grade.ms / trivialMs).toFixed(1)} trivial vitest runs** on this machine in this run (target: at most 6).`);
   say();
   // The grader's own warnings (a stale spec/manifest.json, specs changed since it was written).
   for (const line of grade.output.split("\n").filter((l) => /^\s*!/.test(l))) say(`> The grader warned: ${line.trim().replace(/^!\s*/, "")}\n`);
