@@ -9,6 +9,7 @@ import { hashFiles, loadManifest, type KataManifest, type Manifest } from "./lib
 import { htmlReport } from "./lib/grader/report-html.ts";
 import { jsonReport, type RunInfo } from "./lib/grader/report-json.ts";
 import { junitReport } from "./lib/grader/report-junit.ts";
+import { markdownReport } from "./lib/grader/report-markdown.ts";
 import { failures, integritySection, nextSteps, styleFor, table } from "./lib/grader/report-terminal.ts";
 import { chooseTests } from "./lib/grader/only.ts";
 import { LEVEL_FLAG, levelsNote, parseLevels } from "./lib/grader/levels.ts";
@@ -29,6 +30,7 @@ const FLAGS: Record<string, FlagSpec> = {
   json: { value: true, valueName: "FILE", description: "write Exercism results.json v3 (+ score fields)" },
   junit: { value: true, valueName: "FILE", description: "write JUnit XML for CI systems" },
   html: { value: true, valueName: "FILE", description: "write a self-contained HTML report with a chart per kata" },
+  markdown: { value: true, valueName: "FILE", description: "write the summary table as GitHub-flavoured Markdown (for $GITHUB_STEP_SUMMARY)" },
   seed: { value: true, valueName: "N", description: "fast-check seed, to replay a run exactly" },
   "min-score": { value: true, valueName: "N", description: "exit 1 when the overall score is below N" },
   timeout: { value: true, valueName: "SECONDS", description: "wall-clock limit per kata run (default 60)" },
@@ -119,6 +121,7 @@ async function main(argv: string[]): Promise<number> {
     ["json", () => JSON.stringify(jsonReport(runs, scores, info), null, 2) + "\n"],
     ["junit", () => junitReport(runs, scores)],
     ["html", () => htmlReport(runs, scores, info)],
+    ["markdown", () => markdownReport(runs, scores, info)],
   ];
   for (const [flag, render] of writers) {
     const file = args.flags.get(flag) as string | undefined;

@@ -16,6 +16,9 @@ import { candidatePackage, type PackageJson } from "./lib/pack/package-json.ts";
 import { packPassages } from "./lib/pack/passages.ts";
 import { candidateReadme, packFeatures, README_TEMPLATES } from "./lib/pack/readme.ts";
 
+/** The pack's CI workflow: the visible grade, its Markdown summary in the job summary, the reports as artifacts. */
+export const GRADE_WORKFLOW = join(PROJECT_ROOT, "scripts", "lib", "pack", "grade.yml");
+
 const FLAGS: Record<string, FlagSpec> = {
   force: { value: false, description: "write into DIR even when it is not empty" },
 };
@@ -84,6 +87,9 @@ export function packCandidate(target: string, force = false): PackResult {
   writeFileSync(join(target, "tsconfig.json"), candidateTsconfig());
   writeFileSync(join(target, "spec", "manifest.json"), candidateManifest(new Set(files)));
   writeFileSync(join(target, ".gitignore"), "node_modules/\n.grade/\n.hint-state.json\n");
+  // GitHub Actions grades every push of the candidate's repository (and a Classroom assignment).
+  mkdirSync(join(target, ".github", "workflows"), { recursive: true });
+  cpSync(GRADE_WORKFLOW, join(target, ".github", "workflows", "grade.yml"));
 
   // The documents: the candidate's README, and every packed document without its maintainer passages.
   const features = packFeatures(target, PROJECT_ROOT);

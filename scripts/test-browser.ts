@@ -14,6 +14,8 @@ import { listKatas } from "./lib/grader/katas.ts";
 import type { KataRun } from "./lib/grader/run-kata.ts";
 import { score } from "./lib/grader/score.ts";
 import type { TestResult } from "./lib/grader/test-result.ts";
+import { leaderboardHtml } from "./lib/round/html.ts";
+import { rowFromResults, rowWithoutResults, type Results, type RoundRow } from "./lib/round/row.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const out = join(PROJECT_ROOT, ".grade", "browser");
@@ -88,7 +90,7 @@ interface KataFigures {
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   if (argv.includes("--help")) {
-    console.log(usage("npm run test:browser", "Grades a mix of a reference, a known-bad fixture and a stub into an HTML report, opens it in chromium (CHROMIUM_PATH, default /usr/bin/chromium), checks its figures against the JSON report, checks the integrity badges and sections on a report of a tampered, a refused and a noted kata, and saves screenshots to .grade/browser/ (report.png, integrity.png).", {}));
+    console.log(usage("npm run test:browser", "Grades a mix of a reference, a known-bad fixture and a stub into an HTML report, opens it in chromium (CHROMIUM_PATH, default /usr/bin/chromium), checks its figures against the JSON report, checks the integrity badges and sections on a report of a tampered, a refused and a noted kata, checks grade:round's leaderboard page (figures, sorting, chart, report link), and saves screenshots to .grade/browser/ (report.png, integrity.png, leaderboard.png).", {}));
     return 0;
   }
   if (argv.length > 0) {
@@ -195,13 +197,74 @@ async function main(): Promise<number> {
     check(chartBadges.length === 2, `the chart shows ${chartBadges.length} badges, expected 2`);
     check((await page.$$("#injected")).length === 0, "a note's text became markup: the report does not escape it");
     await page.screenshot({ path: join(out, "integrity.png"), fullPage: true });
+
+    checks += await checkLeaderboard(page, json, html, failures);
   } finally {
     await browser.close();
   }
   for (const f of failures) console.log(`FAIL ${f}`);
-  console.log(`Screenshots: ${join(".grade", "browser", "report.png")}, ${join(".grade", "browser", "integrity.png")}`);
+  console.log(`Screenshots: ${["report.png", "integrity.png", "leaderboard.png"].map((f) => join(".grade", "browser", f)).join(", ")}`);
   console.log(`test:browser: ${checks - failures.length} passed, ${failures.length} failed`);
   return failures.length === 0 ? 0 : 1;
+}
+
+/** The few page calls the leaderboard check makes (playwright's Page, without its types here). */
+interface LeaderboardPage {
+  goto(url: string): Promise<unknown>;
+  click(selector: string): Promise<void>;
+  url(): string;
+  screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;
+  $eval<R>(selector: string, f: (element: unknown) => R): Promise<R>;
+  $$eval<R>(selector: string, f: (elements: unknown[]) => R): Promise<R>;
+}
+
+/**
+ * grade:round's leaderboard page, made from the report just graded (three candidates: that grade,
+ * the same with a lower score, and one stopped over its budget, as rows are read from results.json):
+ * the table shows the figures, sorts on a click, the chart has a bar per candidate, kata and level,
+ * and the link opens the candidate's own report. Returns the number of checks made.
+ */
+async function checkLeaderboard(page: LeaderboardPage, json: string, html: string, failures: string[]): Promise<number> {
+  let checks = 0;
+  const check = (ok: boolean, what: string) => {
+    checks++;
+    if (!ok) failures.push(`leaderboard: ${what}`);
+  };
+  const results = JSON.parse(readFileSync(json, "utf8")) as Results;
+  const lower: Results = { ...results, score: Math.max(0, results.score - 10), x_katas: results.x_katas.map((k) => ({ ...k, score: 0 })) };
+  const rows: RoundRow[] = [
+    rowFromResults({ candidate: "graded", dir: "/round/graded", state: "graded", wallMs: 5000, report: html }, results),
+    rowFromResults({ candidate: "lower", dir: "/round/lower", state: "cached", wallMs: 4000 }, lower),
+    rowWithoutResults({ candidate: "stopped", dir: "/round/stopped", state: "over-budget", wallMs: 9000 }, "over the budget of 9 s: stopped, not graded"),
+  ];
+  const page_ = join(out, "leaderboard.html");
+  writeFileSync(page_, leaderboardHtml(rows, { seed: 1, startedAt: new Date(), reportHref: (row) => (row.report ? "report.html" : undefined) }));
+  await page.goto(pathToFileURL(page_).href);
+  const order = () => page.$$eval("table.leaderboard tbody tr", (trs) => (trs as PageElement[]).map((tr) => ({ name: tr.dataset.candidate ?? "", overall: Number(tr.dataset.overall), shown: tr.querySelector(".overall")?.textContent ?? "", visible: tr.offsetHeight > 0 })));
+  const first = await order();
+  check(first.map((r) => r.name).join(",") === "graded,lower,stopped", `rows in the order ${first.map((r) => r.name).join(",")}, expected best first`);
+  check(first.every((r) => r.visible), "a row is not visible");
+  check(first[0]?.overall === results.score && first[0]?.shown === results.score.toFixed(1), `the first row shows ${first[0]?.shown}, results.json ${results.score}`);
+  // Sorting: the overall column, ascending on the second click.
+  const overallHeader = "table.leaderboard th:nth-child(3)";
+  await page.click(overallHeader);
+  await page.click(overallHeader);
+  const sorted = await order();
+  check(sorted.map((r) => r.name).join(",") === "stopped,lower,graded", `after sorting by overall (ascending): ${sorted.map((r) => r.name).join(",")}`);
+  const bars = await page.$$eval("svg.chart rect.bar", (rects) => (rects as PageElement[]).map((r) => ({ candidate: r.dataset.candidate ?? "", kata: r.dataset.kata ?? "", level: r.dataset.level ?? "", score: r.dataset.score ?? "", width: Number(r.getAttribute("width")) })));
+  check(bars.length === 3 * 3 * results.x_katas.length, `the chart has ${bars.length} bars, expected one per candidate, kata and level`);
+  for (const kata of results.x_katas) {
+    for (const level of ["L1", "L2", "L3"] as const) {
+      const bar = bars.find((b) => b.candidate === "graded" && b.kata === kata.kata && b.level === level);
+      const value = kata.levels[level];
+      check(bar !== undefined && bar.score === String(value ?? "") && Math.abs(bar.width - Math.round((48 * (value ?? 0)) / 100)) <= 1, `${kata.kata} ${level}: bar ${JSON.stringify(bar)}, results.json ${value}`);
+    }
+  }
+  await page.screenshot({ path: join(out, "leaderboard.png"), fullPage: true });
+  await page.click("tr[data-candidate=graded] a.report");
+  const overall = await page.$eval("h1", (h) => Number((h as PageElement).dataset.overall));
+  check(page.url().endsWith("/report.html") && overall === results.score, `the report link opened ${page.url()} (overall ${overall})`);
+  return checks;
 }
 
 main().then((code) => process.exit(code), (error) => {

@@ -15,6 +15,7 @@ export const LEFT_OUT: ReadonlyArray<[pattern: RegExp, why: string]> = [
   [/^spec\/[^/]+\/(api-parity|bench-cases)\.ts$/, "they import the references"],
   [/^docs\/(interviewer-guide|mutation-report|benchmarks)[^/]*$/, "interviewer and maintainer material (benchmarks are measured with the references)"],
   [/^scripts\/(self-test|manifest|test-browser|compare|bench|mutate|pack-candidate)\.ts$/, "maintainer tools that need the references"],
+  [/^scripts\/(grade-round\.ts|lib\/round\/)/, "the interviewer's tool for a whole round of candidates"],
   [/^scripts\/(test|lib\/(bench|compare|mutation|self-test|pack))(\/|$)/, "maintainer tools and their tests"],
   [/^(\.ci|CONTRIBUTING\.md|vitest\.scripts\.config\.ts|stryker\.config\.[a-z]+)(\/|$)/, "maintainer material"],
   // The pack writes its own README (scripts/lib/pack/README.candidate*.md): the maintainers' one

@@ -1,0 +1,213 @@
+// npm run grade:round: the leaderboard's rows are each folder's own `npm run grade`; unchanged
+// candidates are not graded again (unless --force); a hanging candidate costs itself only; the
+// CSV, JSON, Markdown and HTML outputs say the same thing.
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { PROJECT_ROOT } from "../lib/impl-root.ts";
+import { fixtureImplRoot } from "../lib/fixtures/known-bad.ts";
+import { SEALED_PARENT } from "../lib/grader/sealed-workspace.ts";
+import { candidatesOf } from "../lib/round/candidates.ts";
+import { leaderboardCsv } from "../lib/round/csv.ts";
+import { fingerprint } from "../lib/round/fingerprint.ts";
+import { rowFromResults, rowWithoutResults, type Results } from "../lib/round/row.ts";
+
+const work = mkdtempSync(join(tmpdir(), "tuk-round-test-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function run(script: string, args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", script), ...args], { cwd: PROJECT_ROOT, env: { ...process.env, NO_COLOR: "1" } });
+    let out = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    child.stderr.on("data", (chunk) => (out += chunk));
+    child.on("close", (code) => resolve({ code, out }));
+  });
+}
+
+const readJson = <T>(file: string) => JSON.parse(readFileSync(file, "utf8")) as T;
+
+/** A copy of the stub of kata 1, as a candidate's checkout: `<dir>/katas/01-regex-dispatch`. */
+function stubCheckout(name: string): string {
+  const dir = join(work, name);
+  cpSync(join(PROJECT_ROOT, "katas", "01-regex-dispatch"), join(dir, "katas", "01-regex-dispatch"), { recursive: true });
+  return dir;
+}
+
+interface Index {
+  seed: number;
+  candidates: Array<{ candidate: string; state: string; score: number; integrity: string; results: string | null; katas: Array<{ kata: string; score: number; integrity: string }> }>;
+}
+
+describe("grade:round", () => {
+  test("its rows are each folder's own npm run grade; CSV, JSON, Markdown and HTML agree", { timeout: 180_000 }, async () => {
+    // A reference, a known-bad fixture made into a real folder, a forgery as written, the stubs.
+    const knownBad = fixtureImplRoot(join(PROJECT_ROOT, "spec", "fixtures", "known-bad", "naive-regex"), join(work, "naive-regex"));
+    const forgery = join(work, "runner-import");
+    cpSync(join(PROJECT_ROOT, "spec", "fixtures", "forgery", "runner-import"), forgery, { recursive: true });
+    const folders = [join(PROJECT_ROOT, "solutions"), knownBad, forgery, join(PROJECT_ROOT, "katas")];
+    const out = join(work, "round1");
+    const seed = "7";
+    const round = await run("grade-round.ts", [...folders, "--kata", "1", "--seed", seed, "--jobs", "2", "--json", out, "--csv", join(out, "board.csv"), "--markdown", join(out, "board.md"), "--html", join(out, "board.html")]);
+    expect(round.code, round.out).toBe(0);
+    const own = await Promise.all(folders.map(async (folder, i) => {
+      const json = join(work, `own-${i}.json`);
+      const graded = await run("grade.ts", ["--impl", folder, "--kata", "1", "--seed", seed, "--jobs", "1", "--json", json, ...(i === 1 ? ["--markdown", join(work, "own.md")] : [])]);
+      expect(graded.code, graded.out).toBe(0);
+      return readJson<Results>(json);
+    }));
+
+    const index = readJson<Index>(join(out, "index.json"));
+    expect(index.candidates.map((c) => c.candidate).sort()).toEqual(["katas", "naive-regex", "runner-import", "solutions"]);
+    const names = ["solutions", "naive-regex", "runner-import", "katas"];
+    names.forEach((name, i) => {
+      const row = index.candidates.find((c) => c.candidate === name)!;
+      expect(row.state, name).toBe("graded");
+      expect(row.score, name).toBe(own[i].score);
+      expect(row.integrity, name).toBe(own[i].x_integrity);
+      expect(row.katas.map((k) => [k.kata, k.score, k.integrity]), name).toEqual(own[i].x_katas.map((k) => [k.kata, k.score, k.integrity.status]));
+      // The candidate's own results.json, kept beside the index.
+      expect(readJson<Results>(join(out, row.results!)).score).toBe(own[i].score);
+    });
+    // What the fixtures are for: the forgery scores 0 and says why, the flaw costs tests.
+    expect(index.candidates[0].candidate).toBe("solutions");
+    expect(index.candidates.find((c) => c.candidate === "runner-import")!.integrity).toBe("refused");
+    expect(index.candidates.find((c) => c.candidate === "naive-regex")!.score).toBeLessThan(100);
+    expect(round.out).toMatch(/^1\s+solutions\s+100\.0/m);
+
+    const csv = readFileSync(join(out, "board.csv"), "utf8").trim().split("\r\n").map((line) => line.split(","));
+    const column = (name: string) => csv[0].indexOf(name);
+    expect(csv).toHaveLength(5);
+    for (const line of csv.slice(1)) {
+      const i = names.indexOf(line[column("candidate")]);
+      expect(Number(line[column("overall")])).toBe(own[i].score);
+      expect(Number(line[column("01-regex-dispatch")])).toBe(own[i].x_katas[0].score);
+      expect(line[column("01-regex-dispatch integrity")]).toBe(own[i].x_katas[0].integrity.status);
+      for (const level of ["L1", "L2", "L3"] as const) expect(line[column(`01-regex-dispatch ${level}`)]).toBe(own[i].x_katas[0].levels[level]?.toFixed(1) ?? "");
+    }
+
+    const markdown = readFileSync(join(out, "board.md"), "utf8");
+    expect(markdown).toMatch(/^\| # \| candidate \| overall \| 01-regex-dispatch \| L1 \| L2 \| L3 \| integrity \| time \| note \|$/m);
+    expect(markdown).toMatch(/^\| 1 \| solutions \| 100\.0 \| 100\.0 \|/m);
+    expect(markdown).toMatch(/^\| \d \| runner-import \| 0\.0 \| 0\.0 \|.*\| refused \|/m);
+    // grade --markdown: the candidate's own summary, the same score.
+    const ownMarkdown = readFileSync(join(work, "own.md"), "utf8");
+    expect(ownMarkdown).toContain(`| 01-regex-dispatch | ${own[1].x_katas[0].score.toFixed(1)} |`);
+    expect(ownMarkdown).toMatch(/^\|---\|---:\|/m);
+
+    const html = readFileSync(join(out, "board.html"), "utf8");
+    expect(html).not.toMatch(/<(link|img)\b|src=/);
+    for (const name of names) {
+      expect(html).toContain(`<tr data-candidate="${name}"`);
+      expect(html).toContain(`href="board-reports/${name}.html"`);
+      expect(existsSync(join(out, "board-reports", `${name}.html`))).toBe(true);
+    }
+    expect(html.match(/<rect class="bar"/g)).toHaveLength(4 * 3);
+  });
+
+  test("skips the candidates whose kata folders have not changed, grades the changed ones, and every one with --force", { timeout: 120_000 }, async () => {
+    const a = stubCheckout("skip-a");
+    const b = stubCheckout("skip-b");
+    const out = join(work, "round2");
+    const args = [a, b, "--kata", "1", "--json", out];
+    const states = () => Object.fromEntries(readJson<Index>(join(out, "index.json")).candidates.map((c) => [c.candidate, c.state]));
+
+    expect((await run("grade-round.ts", args)).code).toBe(0);
+    expect(states()).toEqual({ "skip-a": "graded", "skip-b": "graded" });
+    const again = await run("grade-round.ts", args);
+    expect(again.out).toMatch(/skip-a: unchanged since its last grade/);
+    expect(states()).toEqual({ "skip-a": "cached", "skip-b": "cached" });
+
+    writeFileSync(join(b, "katas", "01-regex-dispatch", "extra.ts"), "export const x = 1;\n");
+    await run("grade-round.ts", args);
+    expect(states()).toEqual({ "skip-a": "cached", "skip-b": "graded" });
+    await run("grade-round.ts", [...args, "--force"]);
+    expect(states()).toEqual({ "skip-a": "graded", "skip-b": "graded" });
+    // Another choice of katas is another grade.
+    await run("grade-round.ts", [a, "--kata", "1,2", "--json", out]);
+    expect(states()).toEqual({ "skip-a": "graded" });
+  });
+
+  test("a candidate that hangs past --budget is stopped, with all its processes and workspaces, and costs only itself", { timeout: 120_000 }, async () => {
+    const hang = stubCheckout("hangs");
+    const marker = `hangs-${process.pid}-${Date.now()}`;
+    writeFileSync(join(hang, "katas", "01-regex-dispatch", "index.ts"), `// ${marker}\nwhile (true) {}\nexport {};\n`);
+    const fine = stubCheckout("fine");
+    const out = join(work, "round3");
+    // A seed of its own: every vitest of this round has it in its environment.
+    const seed = String(100_000 + (process.pid % 100_000));
+    const started = Date.now();
+    const round = await run("grade-round.ts", [hang, fine, "--kata", "1", "--budget", "15", "--seed", seed, "--json", out]);
+    expect(round.code, round.out).toBe(0);
+    expect(Date.now() - started).toBeLessThan(60_000);
+    const index = readJson<Index>(join(out, "index.json"));
+    const hung = index.candidates.find((c) => c.candidate === "hangs")!;
+    expect(hung).toMatchObject({ state: "over-budget", score: 0, results: null });
+    expect(index.candidates.find((c) => c.candidate === "fine")).toMatchObject({ state: "graded", integrity: "ok" });
+    expect(round.out).toMatch(/hangs: over the budget of 15 s/);
+    // Nothing of the stopped grade is left: no process with the round's seed, no workspace with its code.
+    if (existsSync("/proc/self/environ")) {
+      const left = readdirSync("/proc").filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`FC_SEED=${seed}`);
+        } catch {
+          return false;
+        }
+      });
+      expect(left.map((pid) => { try { return readlinkSync(`/proc/${pid}/cwd`); } catch { return pid; } })).toEqual([]);
+    }
+    const workspaces = existsSync(SEALED_PARENT) ? readdirSync(SEALED_PARENT) : [];
+    const ours = workspaces.filter((w) => {
+      const file = join(SEALED_PARENT, w, "impl", "01-regex-dispatch", "index.ts");
+      return existsSync(file) && readFileSync(file, "utf8").includes(marker);
+    });
+    expect(ours).toEqual([]);
+  });
+
+  test("--help, and a round with no folder or a missing one is a usage error", async () => {
+    expect((await run("grade-round.ts", [])).code).toBe(2);
+    const missing = await run("grade-round.ts", [join(work, "nowhere")]);
+    expect(missing.code).toBe(2);
+    expect(missing.out).toMatch(/implementation folder not found/);
+  });
+});
+
+describe("grade:round's parts", () => {
+  test("candidates get unique names that are safe as file names", () => {
+    const root = join(work, "names");
+    for (const dir of ["x/cand", "y/cand", "z/a b"]) mkdirSync(join(root, dir), { recursive: true });
+    expect(candidatesOf(["x/cand", "y/cand", "z/a b"], root).map((c) => c.name)).toEqual(["x-cand", "y-cand", "a_b"]);
+  });
+
+  test("the fingerprint changes with a file's bytes, a new file, and the grading options", () => {
+    const dir = stubCheckout("print");
+    const katas = join(dir, "katas");
+    const first = fingerprint(katas, ["01-regex-dispatch"], { bank: false });
+    expect(fingerprint(katas, ["01-regex-dispatch"], { bank: false })).toBe(first);
+    expect(fingerprint(katas, ["01-regex-dispatch"], { bank: true })).not.toBe(first);
+    writeFileSync(join(katas, "01-regex-dispatch", "new.ts"), "");
+    const second = fingerprint(katas, ["01-regex-dispatch"], { bank: false });
+    expect(second).not.toBe(first);
+    writeFileSync(join(katas, "01-regex-dispatch", "new.ts"), " ");
+    expect(fingerprint(katas, ["01-regex-dispatch"], { bank: false })).not.toBe(second);
+  });
+
+  test("a row reads the bank's score per level from the tests; the CSV quotes what needs it", () => {
+    const test = (level: string, bank: boolean, status: string, weight = 1) => ({ status, x_kata: "01-k", x_level: level, x_bank: bank, x_weight: weight });
+    const results = {
+      score: 50, x_bank_score: 25, x_seed: 1, x_integrity: "notes", x_levels: { L1: 50, L2: null, L3: null },
+      x_katas: [{ kata: "01-k", score: 50, passed: 1, total: 2, levels: { L1: 50, L2: null, L3: null }, bank_score: 25, integrity: { status: "notes" } }],
+      tests: [test("L1", false, "pass"), test("L1", false, "fail"), test("L1", true, "pass"), test("L2", true, "fail", 3)],
+    } as unknown as Results;
+    const row = rowFromResults({ candidate: "a,\"b\"", dir: "/x", state: "graded", wallMs: 1500 }, results);
+    expect(row.bankLevels).toEqual({ L1: 100, L2: 0, L3: null });
+    expect(row.katas[0].bankLevels).toEqual({ L1: 100, L2: 0, L3: null });
+    const csv = leaderboardCsv([row, rowWithoutResults({ candidate: "z", dir: "/z", state: "over-budget", wallMs: 9000 }, "over the budget")]);
+    const [, first, second] = csv.split("\r\n");
+    expect(first.startsWith(`1,"a,""b""",/x,graded,50.0,25.0,50.0,,,100.0,0.0,,`)).toBe(true);
+    expect(second).toMatch(/^2,z,\/z,over-budget,0\.0,/);
+    expect(second).toMatch(/,-,9\.0,over the budget$/);
+  });
+});
