@@ -68,15 +68,13 @@ const RULES: Record<string, Rule> = {
   },
 };
 
-/** Schemas already checked. A schema is data that callers reuse, call after call. */
-const checked = new WeakSet<object>();
-
-/** Throws a SchemaError for the first problem found in `schema`, walking it in document order. */
+/**
+ * Throws a SchemaError for the first problem found in `schema`, walking it in document order.
+ * `validate` checks a schema once, on its first use, then keeps it compiled (validate.ts).
+ */
 export function checkSchema(schema: Schema): void {
-  if (typeof schema === "object" && schema !== null && checked.has(schema)) return;
   checkNode(schema, "", 0, schema);
   findRefCycle(schema);
-  if (typeof schema === "object" && schema !== null) checked.add(schema);
 }
 
 /**
