@@ -1,6 +1,5 @@
 // npm run compare -- [--kata N] [--impl DIR]: the candidate beside the reference, test by test,
 // then the speed ratio (candidate time / reference time) on each kata's benchmark inputs.
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +12,8 @@ import { chooseTests } from "./lib/grader/only.ts";
 import { styleFor } from "./lib/grader/report-terminal.ts";
 import { gradeKata } from "./lib/grader/run-kata.ts";
 import type { TestResult } from "./lib/grader/test-result.ts";
-import type { Measurement } from "./lib/bench/measure.ts";
+import { formatRatio } from "./lib/compare/ratio.ts";
+import { compareSpeed } from "./lib/compare/speed.ts";
 
 const FLAGS: Record<string, FlagSpec> = {
   impl: { value: true, valueName: "DIR", description: "the candidate's code: katas (default) or another checkout" },
@@ -23,37 +23,6 @@ const FLAGS: Record<string, FlagSpec> = {
   all: { value: false, description: "list every test, not only those where the two differ" },
   "no-speed": { value: false, description: "skip the speed comparison" },
 };
-
-type SpeedResult = Measurement | { name: string; error: string };
-
-function measureSpeed(kata: Kata, implRoot: string): Promise<SpeedResult[] | string> {
-  return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, [join(PROJECT_ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/lib/compare/speed-child.ts", kata.id, implRoot, "200"], {
-      cwd: PROJECT_ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    let out = "";
-    child.stdout.on("data", (c: Buffer) => (out = (out + c.toString()).slice(-1_000_000)));
-    child.stderr.on("data", () => {});
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        // gone
-      }
-    }, 60_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      const last = out.trim().split("\n").at(-1) ?? "";
-      try {
-        resolvePromise(JSON.parse(last) as SpeedResult[]);
-      } catch {
-        resolvePromise(code === null ? "stopped after 60 s" : `the benchmark did not run (exit ${code})`);
-      }
-    });
-  });
-}
 
 const mark = (t: TestResult | undefined) => (!t ? " " : t.status === "pass" ? "✓" : t.status === "fail" ? "✗" : "!");
 
@@ -83,6 +52,7 @@ async function main(argv: string[]): Promise<number> {
   const style = styleFor(process.stdout);
   const workDir = mkdtempSync(join(tmpdir(), "tuk-compare-"));
   console.log(`Comparing ${candidateRoot} with the reference · seed ${seed}`);
+  let explained = false;
   if (levels) console.log(style.yellow(`! ${levelsNote(levels)}`));
   try {
     for (const kata of katas) {
@@ -108,21 +78,30 @@ async function main(argv: string[]): Promise<number> {
       if (shown === 0) console.log("   (the same verdict on every test)");
 
       if (args.flags.has("no-speed")) continue;
-      const [mySpeed, refSpeed] = [await measureSpeed(kata, candidateRoot), await measureSpeed(kata, referenceRoot)];
-      if (typeof mySpeed === "string" || typeof refSpeed === "string") {
-        console.log(`  speed: ${typeof mySpeed === "string" ? `yours: ${mySpeed}` : ""} ${typeof refSpeed === "string" ? `reference: ${refSpeed}` : ""}`);
+      const speed = await compareSpeed(kata.id, candidateRoot, referenceRoot, join(workDir, `${kata.id}-speed`));
+      if (typeof speed === "string") {
+        console.log(`  speed: ${speed}`);
         continue;
       }
-      if (refSpeed.length === 0) {
+      if (speed.length === 0) {
         console.log(style.dim("  speed: this kata has no benchmark inputs"));
         continue;
       }
-      console.log(style.dim("  speed (your time / reference time; below 1 means faster)"));
-      for (const ref of refSpeed) {
-        const yours = mySpeed.find((m) => m.name === ref.name);
-        if ("error" in ref) continue;
-        const ratio = yours && !("error" in yours) ? `${(yours.msPerOp / ref.msPerOp).toFixed(2)}x` : `error: ${yours && "error" in yours ? yours.error.split("\n")[0] : "not measured"}`;
-        console.log(`   ${ratio.padStart(8)}  ${ref.name} ${style.dim(`(reference ${ref.msPerOp.toFixed(3)} ms)`)}`);
+      // How the figures were made, where they are printed, once (docs/benchmarks.md has the details).
+      if (!explained) {
+        console.log(style.dim("  speed: your time / reference time (below 1 means faster), in brackets the range the ratio can be"));
+        console.log(style.dim("  trusted to lie in. Both sides are copied into one scratch folder under a package.json that says"));
+        console.log(style.dim("  \"type\": \"module\" (a folder without one loads as CommonJS under tsx: 1.2x slower for the same code),"));
+        console.log(style.dim("  each runs in a worker of its own, in rounds that alternate which goes first (CPU time unless the case"));
+        console.log(style.dim("  waits on timers), in two processes (one starts with yours, one with the reference)."));
+        explained = true;
+      } else console.log(style.dim("  speed: your time / reference time (as above)"));
+      for (const s of speed) {
+        if ("error" in s) {
+          console.log(`   error: ${s.error.split("\n")[0]}  ${s.name}`);
+          continue;
+        }
+        console.log(`   ${formatRatio(s)}  ${s.name} ${style.dim(`(reference ${s.referenceMs.toFixed(3)} ms, ${s.clock === "cpu" ? "CPU" : "wall"} time)`)}`);
       }
     }
   } finally {

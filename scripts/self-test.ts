@@ -195,6 +195,7 @@ const checks: Check[] = [
     },
   },
   (await import("./lib/self-test/load-check.ts")).loadCheck(grade),
+  (await import("./lib/self-test/compare-check.ts")).compareCheck(),
   ...knownBadChecks(),
   ...sabotageChecks(),
   ...forgeryChecks(),

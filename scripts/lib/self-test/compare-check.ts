@@ -1,0 +1,79 @@
+// The self-test's compare check (issue 17, "speed ratios a candidate can trust"): the reference
+// compared with a copy of itself placed outside the repository, the way a candidate's checkout
+// is, reads within noise on every case: each printed spread covers 1.0 and the geometric mean of
+// each kind of case is within 0.9-1.1, while a busy process holds every core.
+//
+// Before compare staged both sides in one folder, this copy ran 1.15-1.2x slower than the
+// reference (1.65x on deep nesting): a folder without a package.json saying "type": "module" is
+// CommonJS to Node, and tsx's CommonJS output calls every import through a getter. See
+// scripts/lib/compare/stage.ts.
+//
+// Its cost is kept to a few seconds: kata 1 only (its cases are the quickest to set up and the
+// most sensitive to the module format), its cases of 10 to 20 KiB (seven: the 16 KiB BFCL
+// replies and every adversarial shape at 10 KiB; the 1 KiB replies take 6 µs, where one
+// process's luck moved the ratio by 20%), shorter rounds than compare's, but four processes
+// instead of two, so that no process's luck decides a case.
+import { spawn, type ChildProcess } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { resolveImplRoot } from "../impl-root.ts";
+import { caseKind, coversOne, formatRatio, geometricMean } from "../compare/ratio.ts";
+import { compareSpeed, type SpeedOptions } from "../compare/speed.ts";
+
+const KATA = "01-regex-dispatch";
+export const CHECK_SPEED: SpeedOptions = { budgetMs: 120, rounds: 6, processes: 4, sizes: [10_000, 20_000], timeoutMs: 90_000 };
+
+/** The shape of a self-test check (the `Check` interface of scripts/self-test.ts). */
+interface CompareCheck {
+  name: string;
+  run(): Promise<string[]>;
+  cost: number;
+}
+
+function startBusy(): ChildProcess {
+  // A plain spin that ends by itself should the check never get to kill it.
+  const child = spawn(process.execPath, ["-e", "const end = Date.now() + 120000; while (Date.now() < end) {}"], { stdio: "ignore" });
+  child.on("error", () => {});
+  return child;
+}
+
+/** The problems in a self-comparison's results: none means every case reads within noise. */
+export function selfCompareProblems(results: Awaited<ReturnType<typeof compareSpeed>>): string[] {
+  if (typeof results === "string") return [`the comparison did not run: ${results}`];
+  if (results.length === 0) return ["no case was measured"];
+  const problems: string[] = [];
+  const kinds = new Map<string, number[]>();
+  for (const r of results) {
+    if ("error" in r) {
+      problems.push(`${r.name}: ${r.error.split("\n")[0]}`);
+      continue;
+    }
+    if (!coversOne(r)) problems.push(`${r.name}: ${formatRatio(r)} for identical code`);
+    kinds.set(caseKind(r.name), [...(kinds.get(caseKind(r.name)) ?? []), r.ratio]);
+  }
+  for (const [kind, ratios] of kinds) {
+    const mean = geometricMean(ratios);
+    if (mean < 0.9 || mean > 1.1) problems.push(`${kind}: geometric mean ${mean.toFixed(3)}x over ${ratios.length} cases, outside 0.9-1.1`);
+  }
+  return problems;
+}
+
+export function compareCheck(): CompareCheck {
+  return {
+    name: "compare: the reference beside a copy of itself outside the repository reads within noise on every case, under load",
+    cost: 6,
+    async run() {
+      const work = mkdtempSync(join(tmpdir(), "tuk-compare-check-"));
+      const busy = Array.from({ length: availableParallelism() }, startBusy);
+      try {
+        const outside = join(work, "outside");
+        cpSync(join(resolveImplRoot("solutions"), KATA), join(outside, KATA), { recursive: true });
+        return selfCompareProblems(await compareSpeed(KATA, outside, resolveImplRoot("solutions"), join(work, "scratch"), CHECK_SPEED));
+      } finally {
+        for (const child of busy) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+        rmSync(work, { recursive: true, force: true });
+      }
+    },
+  };
+}
