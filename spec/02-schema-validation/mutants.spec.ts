@@ -309,6 +309,13 @@ describe("6. Feedback for the model", () => {
     expect(lines).toHaveLength(12);
     expect(lines[11]).toBe("- ... and 2 more errors");
   });
+
+  l2("one error more than MAX_FEEDBACK_ERRORS: '- ... and 1 more error', in the singular", () => {
+    const lines = formatFeedback(errors(11), "f").split("\n");
+    expect(lines).toHaveLength(12);
+    expect(lines[11], "rule: '- ... and 1 more error' when it is one").toBe("- ... and 1 more error");
+    expect(formatFeedback(errors(11)).split("\n")[11]).toBe("- ... and 1 more error");
+  });
 });
 
 describe("7. Safety limits", () => {
@@ -367,5 +374,47 @@ describe("7. Safety limits", () => {
       "\\w<x>",
     ];
     expect(accepted.map((p) => [p, patternVerdict(p)])).toEqual(accepted.map((p) => [p, "accepted"]));
+  });
+
+  // The same definition applied twice, the second time one level deeper: its deepest schema is
+  // one level deeper too, however an implementation avoids evaluating it again.
+  // `$defs`: `name` (the definition under test) and p0 -> p1 -> ... -> p<n-1> -> last ({}).
+  const twice = (name: string, def: Schema, chain: number): Schema => {
+    const $defs: Record<string, Schema> = { [name]: def, last: {} };
+    for (let i = 0; i < chain; i++) $defs[`p${i}`] = { $ref: i + 1 < chain ? `#/$defs/p${i + 1}` : "#/$defs/last" };
+    const ref = { $ref: `#/$defs/${name}` };
+    return { allOf: [ref, { allOf: [ref] }], $defs };
+  };
+  const depthVerdict = (schema: Schema) => validate(schema, { a: 1 }).errors.map((e) => [e.path, e.keyword, e.schemaPath]);
+
+  l3("evaluation depth: an anyOf branch applied again one level deeper reaches one level deeper (500 fine, 501 the depth error)", () => {
+    // root 1, allOf/0 2, x 3, x's branch 4, p0 5, last 5 + n; through allOf/1/allOf/0 all one more: last at 6 + n.
+    const x: Schema = { anyOf: [{ $ref: "#/$defs/p0" }] };
+    expect(depthVerdict(twice("x", x, 494)), "rule: deepest object schema at level 500 is applied").toEqual([]);
+    expect(depthVerdict(twice("x", x, 495)), "rule: an object schema at level 501 is the depth error").toEqual([["", "depth", ""]]);
+  });
+
+  l3("evaluation depth: an anyOf branch whose deepest schema comes from an inner branch applied twice, itself applied again deeper", () => {
+    // y's branch at 4: x at 6 (last at 8 + n) and x at 7 (last at 9 + n); y again one deeper: last at 10 + n.
+    const $defsX: Schema = { anyOf: [{ $ref: "#/$defs/p0" }] };
+    const y: Schema = { anyOf: [{ allOf: [{ $ref: "#/$defs/x" }, { allOf: [{ $ref: "#/$defs/x" }] }] }] };
+    const at = (n: number): Schema => {
+      const schema = twice("y", y, n) as { $defs: Record<string, Schema> };
+      schema.$defs.x = $defsX;
+      return schema as Schema;
+    };
+    expect(depthVerdict(at(490)), "rule: deepest object schema at level 500 is applied").toEqual([]);
+    expect(depthVerdict(at(491)), "rule: an object schema at level 501 is the depth error").toEqual([["", "depth", ""]]);
+  });
+
+  l3("evaluation depth: an anyOf branch counts its deepest schema, whether a deep or a shallow part comes last", () => {
+    // e's branch at 4: p0 at 6, last at 6 + n, then a shallow anyOf; applied again one deeper: 7 + n.
+    const e: Schema = { anyOf: [{ allOf: [{ $ref: "#/$defs/p0" }, { anyOf: [{ type: "object" }] }] }] };
+    expect(depthVerdict(twice("e", e, 493)), "rule: deep part first, level 500 is applied").toEqual([]);
+    expect(depthVerdict(twice("e", e, 494)), "rule: deep part first, level 501 is the depth error").toEqual([["", "depth", ""]]);
+    // z's branch at 4 is itself an anyOf: p0 at 6, last at 6 + n; applied again one deeper: 7 + n.
+    const z: Schema = { anyOf: [{ anyOf: [{ $ref: "#/$defs/p0" }] }] };
+    expect(depthVerdict(twice("z", z, 493)), "rule: nested anyOf, level 500 is applied").toEqual([]);
+    expect(depthVerdict(twice("z", z, 494)), "rule: nested anyOf, level 501 is the depth error").toEqual([["", "depth", ""]]);
   });
 });
