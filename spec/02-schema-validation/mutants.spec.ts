@@ -281,6 +281,20 @@ describe("4. Report every error, with its path", () => {
       expect([(e as SchemaError).code, (e as SchemaError).schemaPath]).toEqual(["ref_cycle", "/anyOf/0/$ref"]);
     }
   });
+
+  l2("a $ref loop through `not` is a ref_cycle too, pointing at its $ref", () => {
+    const codeAndPath = (schema: unknown): [string, string] => {
+      try {
+        validate(schema as Schema, 1);
+      } catch (e) {
+        return e instanceof SchemaError ? [e.code, e.schemaPath] : [`not a SchemaError: ${(e as Error).message}`, ""];
+      }
+      return ["no error", ""];
+    };
+    expect(codeAndPath({ not: { $ref: "#" } }), "rule: a chain of $ref and not steps back to the root").toEqual(["ref_cycle", "/not/$ref"]);
+    expect(codeAndPath({ $defs: { a: { not: { $ref: "#/$defs/a" } } } }), "rule: even where no instance would go").toEqual(["ref_cycle", "/$defs/a/not/$ref"]);
+    expect(codeAndPath({ not: { $ref: "#/$defs/a" }, $defs: { a: { type: "string" } } }), "rule: a $ref under not that leads elsewhere is fine").toEqual(["no error", ""]);
+  });
 });
 
 describe("6. Feedback for the model", () => {
@@ -405,6 +419,18 @@ describe("7. Safety limits", () => {
     };
     expect(depthVerdict(at(490)), "rule: deepest object schema at level 500 is applied").toEqual([]);
     expect(depthVerdict(at(491)), "rule: an object schema at level 501 is the depth error").toEqual([["", "depth", ""]]);
+  });
+
+  l3("evaluation depth: a boolean schema never counts, even as a $ref target one level past 500", () => {
+    // root 1, p0 ... p498 at 2 ... 500, and the definition `last` at 501.
+    const chainTo = (last: Schema): Schema => {
+      const $defs: Record<string, Schema> = { last };
+      for (let i = 0; i < 499; i++) $defs[`p${i}`] = { $ref: i + 1 < 499 ? `#/$defs/p${i + 1}` : "#/$defs/last" };
+      return { $ref: "#/$defs/p0", $defs };
+    };
+    expect(depthVerdict(chainTo(true)), "rule: boolean schemas apply nothing and never count").toEqual([]);
+    expect(depthVerdict(chainTo(false)), "rule: a false schema at 501 still fails, as false, not as too deep").toEqual([["", "false", "/$defs/last"]]);
+    expect(depthVerdict(chainTo({})), "rule: an object schema at 501 is the depth error").toEqual([["", "depth", ""]]);
   });
 
   l3("evaluation depth: an anyOf branch counts its deepest schema, whether a deep or a shallow part comes last", () => {
