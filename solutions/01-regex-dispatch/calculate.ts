@@ -18,9 +18,11 @@ class Parser {
   private depth = 0;
   constructor(private readonly source: string) {}
 
+  // Spaces: every atom is reached through unary()'s peekOperator(), and every expression ends
+  // with a peekOperator() that found no operator, so both have already skipped the spaces.
+
   parse(): number {
     const value = this.expression();
-    this.skipSpaces();
     if (this.pos < this.source.length) this.fail("unexpected character");
     return value;
   }
@@ -40,7 +42,8 @@ class Parser {
     for (let op = this.peekOperator(); op === "*" || op === "/" || op === "%"; op = this.peekOperator()) {
       this.pos += 1;
       const right = this.unary();
-      if ((op === "/" || op === "%") && right === 0) throw new RangeError("division by zero");
+      // A division or % by zero needs no test of its own: it gives ±Infinity or NaN, which
+      // finite() refuses with a RangeError.
       value = finite(op === "*" ? value * right : op === "/" ? value / right : value % right);
     }
     return value;
@@ -60,12 +63,10 @@ class Parser {
   }
 
   private atom(): number {
-    this.skipSpaces();
     const c = this.source[this.pos];
     if (c === "(") {
       this.pos += 1;
       const value = this.nested(() => this.expression());
-      this.skipSpaces();
       if (this.source[this.pos] !== ")") this.fail("missing ')'");
       this.pos += 1;
       return value;
@@ -89,12 +90,15 @@ class Parser {
     return finite(Number(this.source.slice(start, this.pos)));
   }
 
-  /** The operator at the cursor (after spaces): "**" is one operator, not two "*". */
+  /**
+   * The operator at the cursor (after spaces): "**" is one operator, not two "*". Any other
+   * character comes back as it is (undefined at the end): the callers compare it with the
+   * operators they accept, and nothing else matches one.
+   */
   private peekOperator(): string | undefined {
     this.skipSpaces();
     const c = this.source[this.pos];
-    if (c === "*" && this.source[this.pos + 1] === "*") return "**";
-    return c !== undefined && "+-*/%".includes(c) ? c : undefined;
+    return c === "*" && this.source[this.pos + 1] === "*" ? "**" : c;
   }
 
   private nested(read: () => number): number {
@@ -142,9 +146,9 @@ export const calculateTool: ToolDefinition = {
   name: "calculate",
   params: [{ name: "expression" }],
   run({ expression }) {
-    if (typeof expression !== "string") throw new BadArgumentsError("expression must be a string");
     try {
-      return calculate(expression);
+      // calculate() refuses a value that is not a string with a SyntaxError as well.
+      return calculate(expression as string);
     } catch (error) {
       // A malformed expression is the caller's mistake (bad_arguments); a division by zero is
       // the tool failing on valid input (tool_error, RangeError).

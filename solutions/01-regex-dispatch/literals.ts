@@ -216,12 +216,11 @@ export class Scanner {
     this.pos++;
     this.skipWhitespace();
     while (true) {
-      if (this.atEnd()) return this.truncated("unterminated array");
       if (this.peek() === CLOSE_BRACKET) {
         this.pos++;
         return items;
       }
-      const item = this.readValue(depth);
+      const item = this.readValue(depth); // the text ending here is readValue's truncation
       if (item === undefined) return undefined;
       items.push(item);
       if (!this.readSeparator(CLOSE_BRACKET)) return undefined;

@@ -127,19 +127,18 @@ class CallScanner extends Scanner {
     const text = this.text;
     this.skipWhitespace();
     while (true) {
-      if (this.atEnd()) return this.failed("truncated", this.text.length, "the text ended inside the argument list");
+      // The text ending here (after "(" or a comma) is reported by readValue below: truncated.
       if (isCloseParen(this.peek())) {
         this.pos++;
         return true;
       }
 
-      // `key=value` when a key is followed by "="; anything else is a positional value.
+      // `key=value` when a key is followed by "="; anything else is a positional value. (When no
+      // key starts here, keyEnd is `start`, at a character that is not whitespace: nothing moves.)
       const start = this.pos;
       const keyEnd = this.keyEnd();
-      if (keyEnd > start) {
-        this.pos = keyEnd;
-        this.skipWhitespace();
-      }
+      this.pos = keyEnd;
+      this.skipWhitespace();
       if (keyEnd > start && this.peek() === EQUALS) {
         const key = text.slice(start, keyEnd);
         if (Object.hasOwn(kwargs, key)) return this.failed("malformed", start, "a keyword given twice");

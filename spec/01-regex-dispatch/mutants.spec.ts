@@ -173,6 +173,55 @@ describe("1. Finding calls: parseToolCalls", () => {
     expect(parseToolCalls("f(1)\n```\n \t\n```\ng(2)").prose).toBe("\n```\n \t\n```\n");
     expect(parseToolCalls("```\n```\n```\ng(2)\n```").prose).toBe("```\n```\n");
   });
+
+  l2("code fences: a line feed then a lone carriage return are two line breaks, so the fence line after them still counts", () => {
+    expect(parseToolCalls("```\nf(1)\n\r```").prose).toBe("");
+    expect(parseToolCalls("```\r\rf(1)\r\n\r```\nx").prose).toBe("\nx");
+  });
+
+  l2("code fences: a broken marker that goes wrong at a fence line's first backtick lies outside that line: the block is still cut", () => {
+    // Just before the block: the marker goes wrong at the opening fence line (a separator was due).
+    const before = parseToolCalls('TOOL_CALL: {"name": "f"\n```\ng(1)\n```');
+    expect(before.calls.map((c) => c.name)).toEqual(["g"]);
+    expect(before.errors.map((e) => [e.name, e.span.start])).toEqual([[null, 0]]);
+    expect(before.prose, "the block after the broken marker holds only g(1): cut whole").not.toContain("`");
+    expect(before.prose.trim()).toBe("");
+    // Inside the block: it goes wrong at the closing fence line, so it lies wholly between the two.
+    const inside = parseToolCalls('```\nTOOL_CALL: {"name": "f"\n```\nafter');
+    expect(inside.calls).toEqual([]);
+    expect(inside.errors.map((e) => [e.name, e.span.start])).toEqual([[null, 4]]);
+    expect(inside.prose).toBe("\nafter");
+  });
+
+  l2("a pythonic list may hold whitespace, line breaks too, right after its [ and before its ]", () => {
+    const r = parseToolCalls("[ a(1) ] and [\n  b(2),\n  c(3)\n] end");
+    expect(r.calls.map((c) => [c.name, c.syntax])).toEqual([
+      ["a", "list"],
+      ["b", "list"],
+      ["c", "list"],
+    ]);
+    expect(r.prose).toBe(" and  end");
+  });
+
+  l2("whitespace is allowed before an object's colon and before a comma or closing bracket (JSON written with spaces works)", () => {
+    expect(one('f({a : 1, "b"\t：2 , c\n:[1 ,"x" ,] }, [ {} , [] ])').args).toEqual([{ a: 1, b: 2, c: [1, "x"] }, [{}, []]]);
+    const marker = parseToolCalls('TOOL_CALL: {"name" : "f" , "arguments" : {"x" : [1 , 2] } }');
+    expect(marker.calls.map((c) => [c.name, c.kwargs, c.syntax])).toEqual([["f", { x: [1, 2] }, "marker"]]);
+    expect(marker.prose).toBe("");
+  });
+
+  l2("a key without its colon or an item without its separator makes the list invalid: prose, not a parse error", () => {
+    expect(one('f({"a": ["x", 1]})').args).toEqual([{ a: ["x", 1] }]);
+    for (const text of ["f({a =1}) x", "f({a(1): 2}) x", 'f({"a" 1}) x', 'f(["a"x]) y', "f([[1] 2]) y"]) nothing(text);
+  });
+
+  l2("a bad \\x or \\u escape goes wrong at its wrong digit even when the text ends right after it: prose, not a truncated call", () => {
+    for (const text of ['f("\\xZ', 'f("\\x4Z', 'f("\\u12G', 'f(a="\\uZ']) nothing(text);
+    // Too few digits, all of them hex, and then the end of the text: the model was cut off.
+    const cut = parseToolCalls('f("\\x4');
+    expect(cut.calls).toEqual([]);
+    expect(cut.errors.map((e) => [e.name, e.span])).toEqual([["f", { start: 0, end: 6 }]]);
+  });
 });
 
 describe("2. The whitelist: createRegistry", () => {
