@@ -11,7 +11,7 @@
 // Its cost is kept to a few seconds: kata 1 only (its cases are the quickest to set up and the
 // most sensitive to the module format), its cases of 10 to 20 KiB (seven: the 16 KiB BFCL
 // replies and every adversarial shape at 10 KiB; the 1 KiB replies take 6 µs, where one
-// process's luck moved the ratio by 20%), shorter rounds than compare's, but four processes
+// process's luck moved the ratio by 20%), shorter rounds than compare's, but six processes
 // instead of two, so that no process's luck decides a case.
 import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
@@ -22,7 +22,7 @@ import { caseKind, coversOne, formatRatio, geometricMean } from "../compare/rati
 import { compareSpeed, type SpeedOptions } from "../compare/speed.ts";
 
 const KATA = "01-regex-dispatch";
-export const CHECK_SPEED: SpeedOptions = { budgetMs: 120, rounds: 6, processes: 4, sizes: [10_000, 20_000], timeoutMs: 90_000 };
+export const CHECK_SPEED: SpeedOptions = { budgetMs: 120, rounds: 8, processes: 6, sizes: [10_000, 20_000], timeoutMs: 90_000 };
 
 /** The shape of a self-test check (the `Check` interface of scripts/self-test.ts). */
 interface CompareCheck {
