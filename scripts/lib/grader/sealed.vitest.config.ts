@@ -85,12 +85,16 @@ const canaries: Plugin = {
 
 /** The grader's only source of verdicts: every test's state, from this process, signed. */
 class SignedResults implements Reporter {
+  /** Each test's position among all the tests its file declares, canaries included. */
   private readonly index = new Map<string, number>();
   private readonly sent = new Set<string>();
 
-  onTestModuleCollected(module: TestModule): void {
-    let i = 0;
-    for (const test of module.children.allTests()) this.index.set(test.id, i++);
+  private positionOf(test: TestCase): number {
+    if (!this.index.has(test.id)) {
+      let i = 0;
+      for (const t of test.module.children.allTests()) this.index.set(t.id, i++);
+    }
+    return this.index.get(test.id) ?? -1;
   }
 
   onTestCaseResult(test: TestCase): void {
@@ -99,7 +103,6 @@ class SignedResults implements Reporter {
 
   onTestModuleEnd(module: TestModule): void {
     const file = rel(module.moduleId);
-    if (!this.index.has([...module.children.allTests()][0]?.id ?? "")) this.onTestModuleCollected(module);
     for (const test of module.children.allTests()) this.report(test);
     const errors = module.errors().map((e) => e.stack || e.message);
     if (errors.length > 0) send({ t: "module", file, error: errors.join("\n") });
@@ -115,7 +118,7 @@ class SignedResults implements Reporter {
     if (result.state === "pending") return;
     this.sent.add(test.id);
     const file = rel(test.module.moduleId);
-    const index = this.index.get(test.id) ?? -1;
+    const index = this.positionOf(test);
     const plan = control.canaries[file];
     const errors = result.errors ?? [];
     const message = errors.length === 0 ? undefined : errors.map((e) => (/STACK_TRACE_ERROR/.test(e.stack ?? "") ? e.message : e.stack || e.message)).join("\n");
