@@ -5,7 +5,7 @@ import { join, relative, resolve } from "node:path";
 import { integerFlag, parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
 import { PROJECT_ROOT, resolveImplRoot } from "./lib/impl-root.ts";
 import { listKatas, selectKatas, type Kata } from "./lib/grader/katas.ts";
-import { hashFiles, loadManifest, type KataManifest, type Manifest } from "./lib/grader/manifest.ts";
+import { hashFiles, loadManifest, type Manifest } from "./lib/grader/manifest.ts";
 import { htmlReport } from "./lib/grader/report-html.ts";
 import { jsonReport, type RunInfo } from "./lib/grader/report-json.ts";
 import { junitReport } from "./lib/grader/report-junit.ts";
@@ -14,7 +14,7 @@ import { failures, integritySection, nextSteps, styleFor, table } from "./lib/gr
 import { chooseTests } from "./lib/grader/only.ts";
 import { LEVEL_FLAG, levelsNote, parseLevels } from "./lib/grader/levels.ts";
 import { FLAW_DIFF, fixtureImplRoot, standsOnReference } from "./lib/fixtures/known-bad.ts";
-import { expectedTest, expectedTests, gradeKata, type KataRun } from "./lib/grader/run-kata.ts";
+import { expectedTest, expectedTests, gradeKatas, type GradeOptions, type KataRun } from "./lib/grader/run-kata.ts";
 import { score } from "./lib/grader/score.ts";
 
 const FLAGS: Record<string, FlagSpec> = {
@@ -33,8 +33,8 @@ const FLAGS: Record<string, FlagSpec> = {
   markdown: { value: true, valueName: "FILE", description: "write the summary table as GitHub-flavoured Markdown (for $GITHUB_STEP_SUMMARY)" },
   seed: { value: true, valueName: "N", description: "fast-check seed, to replay a run exactly" },
   "min-score": { value: true, valueName: "N", description: "exit 1 when the overall score is below N" },
-  timeout: { value: true, valueName: "SECONDS", description: "wall-clock limit per kata run (default 60)" },
-  jobs: { value: true, valueName: "N", description: "katas graded at the same time (default 2)" },
+  timeout: { value: true, valueName: "SECONDS", description: "wall-clock limit per kata (default 60)" },
+  jobs: { value: true, valueName: "N", description: "test processes at the same time (default: one per core)" },
   all: { value: false, description: "list every failing test, not only the first ones" },
   bank: { value: false, description: "also run the interviewer's held-out bank (scored apart)" },
 };
@@ -66,7 +66,7 @@ async function main(argv: string[]): Promise<number> {
   const seed = integerFlag(args, "seed", -(2 ** 31), 2 ** 31 - 1) ?? Math.floor(Math.random() * 2 ** 31);
   const minScore = integerFlag(args, "min-score", 0, 100);
   const timeoutMs = (integerFlag(args, "timeout", 1, 3600) ?? 60) * 1000;
-  const jobs = integerFlag(args, "jobs", 1, 8) ?? 2;
+  const jobs = integerFlag(args, "jobs", 1, 8);
   const includeBank = args.flags.has("bank");
   let katas = selectKatas(listKatas(), args.flags.get("kata") as string | undefined);
   const manifest = loadManifest();
@@ -91,9 +91,7 @@ async function main(argv: string[]): Promise<number> {
   const workDir = mkdtempSync(join(tmpdir(), "tuk-grade-"));
   let runs: KataRun[];
   try {
-    runs = await mapPool(katas, jobs, (kata) =>
-      gradeOne(kata, manifest.katas[kata.id], { implRoot, seed, timeoutMs, workDir, includeBank, only: only?.get(kata.id) }),
-    );
+    runs = await gradeAll(katas, manifest, only, { implRoot, seed, timeoutMs, workDir, includeBank, ...(jobs ? { maxWorkers: jobs } : {}) });
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
@@ -136,18 +134,21 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-async function gradeOne(kata: Kata, manifest: KataManifest | undefined, options: Parameters<typeof gradeKata>[2]): Promise<KataRun> {
-  if (!manifest) {
-    return { kata, tests: [], problems: ["not in spec/manifest.json: run `npm run manifest`"], hungTests: [], durationMs: 0 };
-  }
+/** Every kata in one run; a kata missing from the manifest, or the grader's own failure, still yields a complete report. */
+async function gradeAll(katas: Kata[], manifest: Manifest, only: ReturnType<typeof chooseTests> | undefined, options: Omit<GradeOptions, "only">): Promise<KataRun[]> {
+  const listed = katas.filter((kata) => manifest.katas[kata.id]);
+  let graded: KataRun[];
   try {
-    return await gradeKata(kata, manifest, options);
+    graded = await gradeKatas(listed.map((kata) => ({ kata, manifest: manifest.katas[kata.id], ...(only?.get(kata.id) ? { only: only.get(kata.id)! } : {}) })), options);
   } catch (error) {
-    // The grader's own failure still yields a complete report: every test, as an error.
+    // Every test, as an error.
     const message = `the grader could not run this kata: ${(error as Error).message}`;
-    const tests = expectedTests(manifest, options).map((t) => ({ ...expectedTest(kata, t), status: "error" as const, summary: message, message }));
-    return { kata, tests, problems: [message], hungTests: [], durationMs: 0 };
+    graded = listed.map((kata) => {
+      const tests = expectedTests(manifest.katas[kata.id], { includeBank: options.includeBank, ...(only?.get(kata.id) ? { only: only.get(kata.id)! } : {}) });
+      return { kata, tests: tests.map((t) => ({ ...expectedTest(kata, t), status: "error" as const, summary: message, message })), problems: [message], hungTests: [], durationMs: 0 };
+    });
   }
+  return katas.map((kata) => graded.find((run) => run.kata === kata) ?? { kata, tests: [], problems: ["not in spec/manifest.json: run `npm run manifest`"], hungTests: [], durationMs: 0 });
 }
 
 /** Spec files that are not the ones the manifest was made from: the score may not mean what it says. */
@@ -163,19 +164,6 @@ function specDrift(manifest: Manifest, katas: Kata[]): string[] {
     if (entry) compare(`${kata.id} specs`, entry.files, hashFiles(join(PROJECT_ROOT, "spec", kata.id)));
   }
   return warnings;
-}
-
-async function mapPool<T, R>(items: T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
-  return results;
 }
 
 main(process.argv.slice(2)).then(

@@ -6,7 +6,10 @@ import type { CanaryPlan } from "../../../spec/support/canary.ts";
 export interface GradeControl {
   /** The sealed workspace (sealed-workspace.ts): vite's root and the run's working folder. */
   root: string;
-  kataId: string;
+  /** The graded katas: one vitest project each, so that no test process runs two katas' code. */
+  kataIds: string[];
+  /** Test processes at once. */
+  maxWorkers: number;
   /** The real path of the project's node_modules: the only place outside the workspace a module may come from. */
   nodeModules: string;
   /** Where the verdicts go (signed-channel.ts), in the grader's private folder. */

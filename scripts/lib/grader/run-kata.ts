@@ -1,8 +1,9 @@
-// Grades one kata: runs its specs against an implementation in a child process under a
+// Grades katas: runs their specs against an implementation in a child process under a
 // wall-clock watchdog, in a sealed workspace, then gives every test of the manifest a verdict,
 // whatever happened. Verdicts come only from vitest's main process, over a signed channel; what
 // the test workers write (their progress log) can name a test that hung, never one that passed.
 import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../impl-root.ts";
 import { canaryFindings, planCanaries, type ReportedTest } from "./canary-plan.ts";
@@ -27,7 +28,7 @@ import { runVitest, type ChildOutcome } from "./vitest-child.ts";
 export interface GradeOptions {
   implRoot: string;
   seed: number;
-  /** Wall-clock limit for one run of one kata's specs. */
+  /** Wall-clock limit for one run, per kata graded in it. */
   timeoutMs: number;
   /** The grader's private scratch folder (verdicts, control files): never readable by the graded code. */
   workDir: string;
@@ -36,6 +37,15 @@ export interface GradeOptions {
    * Full names (as in the manifest) of the only tests to run and score (`--only`): the run loads
    * only their spec files, and the other tests are neither run nor reported.
    */
+  only?: ReadonlySet<string>;
+  /** Test processes at once (default: one per core). */
+  maxWorkers?: number;
+}
+
+/** One kata to grade in a run of several, and, when narrowed, its only tests. */
+export interface KataTarget {
+  kata: Kata;
+  manifest: KataManifest;
   only?: ReadonlySet<string>;
 }
 
@@ -62,8 +72,8 @@ export interface KataRun {
 }
 
 /**
- * A hang costs the test that hung, not the tests after it: the kata is re-run without the tests
- * that hung, as long as the time budget (twice the per-run limit) lasts.
+ * A hang costs the test that hung, not the tests after it: the katas are re-run without the tests
+ * that hung, as long as the time budget (twice the run's limit) lasts.
  */
 const MAX_RERUNS = 8;
 /**
@@ -81,7 +91,29 @@ interface Verdict {
   durationMs?: number;
 }
 
+/** How one kata fares over the runs of a grade. */
+interface KataState extends KataTarget {
+  expected: ManifestTest[];
+  verdicts: Map<string, Verdict>;
+  hungTests: string[];
+  problems: string[];
+  integrity: Integrity;
+  collected?: CollectedTests;
+  fileErrors: Map<string, string>;
+}
+
 interface AttemptResult {
+  /** Per kata: what this attempt saw of it. */
+  katas: Map<string, KataAttempt>;
+  /** Lines of the verdict channel that its key does not sign: no kata can be told apart. */
+  forged: number;
+  /** Refused loads no kata can be named for. */
+  refusedByNone: string[];
+  outcome: ChildOutcome;
+  reportWritten: boolean;
+}
+
+interface KataAttempt {
   verdicts: Map<string, Verdict>;
   /** What this attempt saw of a forgery or a refused import. */
   integrity: Integrity;
@@ -90,89 +122,142 @@ interface AttemptResult {
   /** Tests that started and, by the progress log, never ended: the ones a synchronous hang is in. */
   open: Set<string>;
   fileErrors: Map<string, string>;
-  outcome: ChildOutcome;
-  reportWritten: boolean;
 }
 
+const emptyAttempt = (): KataAttempt => ({ verdicts: new Map(), integrity: emptyIntegrity(), listed: [], open: new Set(), fileErrors: new Map() });
+
+/** Grades one kata: see gradeKatas. */
 export async function gradeKata(kata: Kata, manifest: KataManifest, options: GradeOptions): Promise<KataRun> {
-  const entry = join(options.implRoot, kata.id, "index.ts");
-  const expected = expectedTests(manifest, options);
-  if (!existsSync(entry)) {
-    // Nothing to import: say so plainly rather than let every spec file fail on a missing module.
-    const message = `no ${kata.id}/index.ts in ${options.implRoot}: nothing to grade`;
-    const tests = expected.map((t): TestResult => ({ ...expectedTest(kata, t), status: "error", summary: message, message }));
-    return { kata, tests, problems: [message], hungTests: [], durationMs: 0 };
-  }
-  const started = Date.now();
-  const sealed = sealWorkspace({ kataId: kata.id, implRoot: options.implRoot, includeBank: options.includeBank });
-  try {
-    return await gradeSealed(kata, manifest, options, sealed, expected, started);
-  } finally {
-    sealed.remove();
-  }
+  const [run] = await gradeKatas([{ kata, manifest, ...(options.only ? { only: options.only } : {}) }], options);
+  return run;
 }
 
-async function gradeSealed(kata: Kata, manifest: KataManifest, options: GradeOptions, sealed: SealedWorkspace, expected: ManifestTest[], started: number): Promise<KataRun> {
-  const problems: string[] = [];
-  const hungTests: string[] = [];
-  const integrity = emptyIntegrity();
-  integrity.notes.push(...sealed.skipped, ...sourceNotes(join(options.implRoot, kata.id), kata.id));
-  const deadline = started + 2 * options.timeoutMs;
-  // Verdicts gathered over every attempt: a re-run skips what already has one.
-  const verdicts = new Map<string, Verdict>();
+/**
+ * Grades several katas in one vitest run (one process start, one transform of the shared spec
+ * helpers and data), each kata in test processes of its own. Every kata gets a verdict for each
+ * of its tests, whatever happened to the others.
+ */
+export async function gradeKatas(targets: KataTarget[], options: Omit<GradeOptions, "only">): Promise<KataRun[]> {
+  const started = Date.now();
+  const states: KataState[] = targets.map((target) => ({
+    ...target,
+    expected: expectedTests(target.manifest, { includeBank: options.includeBank, ...(target.only ? { only: target.only } : {}) }),
+    verdicts: new Map(),
+    hungTests: [],
+    problems: [],
+    integrity: emptyIntegrity(),
+    fileErrors: new Map(),
+  }));
+  const missing = (state: KataState) => !existsSync(join(options.implRoot, state.kata.id, "index.ts"));
+  const present = states.filter((state) => !missing(state));
+  let outcome: ChildOutcome | undefined;
+  if (present.length > 0) {
+    const sealed = sealWorkspace({ kataIds: present.map((s) => s.kata.id), implRoot: options.implRoot, includeBank: options.includeBank });
+    try {
+      outcome = await gradeSealed(present, options, sealed, started);
+    } finally {
+      sealed.remove();
+    }
+  }
+  const durationMs = Date.now() - started;
+  return states.map((state) => (missing(state) ? notFound(state, options.implRoot) : kataRun(state, outcome!, durationMs)));
+}
+
+/** Nothing to import: say so plainly rather than let every spec file fail on a missing module. */
+function notFound(state: KataState, implRoot: string): KataRun {
+  const message = `no ${state.kata.id}/index.ts in ${implRoot}: nothing to grade`;
+  const tests = state.expected.map((t): TestResult => ({ ...expectedTest(state.kata, t), status: "error", summary: message, message }));
+  return { kata: state.kata, tests, problems: [message], hungTests: [], durationMs: 0 };
+}
+
+const qualified = (kata: Kata, name: string) => `${kata.id} > ${name}`;
+
+async function gradeSealed(states: KataState[], options: Omit<GradeOptions, "only">, sealed: SealedWorkspace, started: number): Promise<ChildOutcome> {
+  for (const state of states) {
+    const mine = sealed.skipped.filter((s) => s.startsWith(`${state.kata.id}/`));
+    state.integrity.notes.push(...mine, ...sourceNotes(join(options.implRoot, state.kata.id), state.kata.id));
+  }
+  const runLimit = options.timeoutMs * states.length;
+  const deadline = started + 2 * runLimit;
   const filesOf = (tests: ManifestTest[]) => [...new Set(tests.map((t) => t.file))];
-  let files = options.only ? filesOf(expected) : [`spec/${kata.id}/`];
-  let attempt: AttemptResult;
-  let collected: CollectedTests | undefined;
+  // A whole kata's folder when it is graded whole; a narrowed one's spec files.
+  let files = states.flatMap((state) => (state.only ? filesOf(state.expected) : [`spec/${state.kata.id}/`]));
+  let active = states;
   for (let run = 0; ; run++) {
-    const limit = Math.min(options.timeoutMs, Math.max(1000, deadline - Date.now()));
-    attempt = await runOnce(kata, options, sealed, expectedTests(manifest, { includeBank: options.includeBank }), files, new Set([...hungTests, ...verdicts.keys()]), run, limit);
-    integrity.refused.push(...attempt.integrity.refused.filter((r) => !integrity.refused.includes(r)));
-    integrity.tampered.push(...attempt.integrity.tampered.filter((r) => !integrity.tampered.includes(r)));
-    if (untrusted(integrity)) break;
-    if (run === 0 && !options.only && attempt.reportWritten) collected = compareToManifest(attempt.listed, manifest, options.includeBank);
-    for (const [name, verdict] of attempt.verdicts) verdicts.set(name, verdict);
-    if (!attempt.outcome.timedOut) break;
+    const limit = Math.min(runLimit, Math.max(1000, deadline - Date.now()));
+    const attempt = await runOnce(active, options, sealed, files, run, limit);
+    for (const state of active) {
+      const seen = attempt.katas.get(state.kata.id) ?? emptyAttempt();
+      const integrity = state.integrity;
+      const refused = [...seen.integrity.refused, ...attempt.refusedByNone];
+      const tampered = [...seen.integrity.tampered, ...(attempt.forged > 0 ? [`${attempt.forged} line(s) in the verdict channel were not written by the test runner`] : [])];
+      integrity.refused.push(...refused.filter((r) => !integrity.refused.includes(r)));
+      integrity.tampered.push(...tampered.filter((r) => !integrity.tampered.includes(r)));
+      if (run === 0 && !state.only && attempt.reportWritten) state.collected = compareToManifest(seen.listed, state.manifest, options.includeBank);
+      for (const [name, verdict] of seen.verdicts) state.verdicts.set(name, verdict);
+      for (const [file, error] of seen.fileErrors) state.fileErrors.set(file, error);
+    }
+    if (!attempt.outcome.timedOut) return finish(states, attempt.outcome, attempt.reportWritten);
     // A test that ended but whose verdict had not reached vitest's main process before the kill
     // is not hung: it has no verdict yet, and the re-run gives it one.
-    const hung = [...attempt.open].filter((name) => !verdicts.has(name) && !hungTests.includes(name));
     const after = attempt.outcome.stalled ? `${STALL_MS / 1000} s` : `${Math.round(limit / 1000)} s`;
-    if (hung.length === 0) {
-      problems.push(`timed out after ${Math.round(limit / 1000)} s, and no single test was running: the hang is at import or between tests`);
-      break;
+    let anyHung = false;
+    for (const state of active) {
+      const open = attempt.katas.get(state.kata.id)?.open ?? new Set<string>();
+      for (const name of [...open].filter((n) => !state.verdicts.has(n) && !state.hungTests.includes(n))) {
+        anyHung = true;
+        state.hungTests.push(name);
+        state.problems.push(`timed out in test '${splitTag(name).name}' after ${after}`);
+      }
     }
-    for (const name of hung) {
-      hungTests.push(name);
-      problems.push(`timed out in test '${splitTag(name).name}' after ${after}`);
+    const unfinished = (state: KataState) => state.expected.filter((t) => !state.verdicts.has(t.name) && !state.hungTests.includes(t.name));
+    if (!anyHung) {
+      for (const state of active) {
+        if (unfinished(state).length > 0) state.problems.push(`timed out after ${Math.round(limit / 1000)} s, and no single test was running: the hang is at import or between tests`);
+      }
+      return finish(states, attempt.outcome, attempt.reportWritten);
     }
     if (run + 1 > MAX_RERUNS || Date.now() >= deadline) {
-      problems.push("stopped re-running after too many hangs: the tests not run yet are lost");
-      break;
+      for (const state of active) if (unfinished(state).length > 0) state.problems.push("stopped re-running after too many hangs: the tests not run yet are lost");
+      return finish(states, attempt.outcome, attempt.reportWritten);
     }
-    // The re-run loads only the spec files that still hold a test without a verdict.
-    files = filesOf(expected.filter((t) => !verdicts.has(t.name) && !hungTests.includes(t.name)));
-    if (files.length === 0) break;
+    // The re-run loads only the spec files that still hold a test without a verdict, of the katas
+    // still trusted (a forgery's score is 0 whatever its other tests would say).
+    active = active.filter((state) => !untrusted(state.integrity) && unfinished(state).length > 0);
+    files = active.flatMap((state) => filesOf(unfinished(state)));
+    if (files.length === 0) return finish(states, attempt.outcome, attempt.reportWritten);
   }
+}
 
-  const { outcome } = attempt;
+/** What the last run says of the run as a whole, for every kata. */
+function finish(states: KataState[], outcome: ChildOutcome, reportWritten: boolean): ChildOutcome {
+  if (!outcome.timedOut && !reportWritten) {
+    const tail = outcome.outputTail.trim().split("\n").slice(-5).join("\n");
+    for (const state of states) state.problems.push(`the test run ended without a report (exit code ${outcome.exitCode ?? outcome.signal}): ${tail}`);
+  }
+  if (outcome.outputBytes > 5 * 1024 * 1024) {
+    for (const state of states) state.problems.push(`printed ${(outcome.outputBytes / 1024 / 1024).toFixed(0)} MB of console output (kept the last 64 KB)`);
+  }
+  return outcome;
+}
+
+function kataRun(state: KataState, outcome: ChildOutcome, durationMs: number): KataRun {
+  const { kata, integrity, hungTests, verdicts, fileErrors } = state;
+  const problems: string[] = [];
   // One cause usually breaks every spec file of the kata (the candidate's module does not load): say it once.
   const causes = new Map<string, string[]>();
-  for (const [file, error] of attempt.fileErrors) causes.set(loadErrorLine(error), [...(causes.get(loadErrorLine(error)) ?? []), file]);
+  for (const [file, error] of fileErrors) causes.set(loadErrorLine(error), [...(causes.get(loadErrorLine(error)) ?? []), file]);
   for (const [cause, files] of causes) {
     problems.push(files.length === 1 ? `${files[0]} failed to load: ${cause}` : `${files.length} spec files failed to load: ${cause}`);
   }
-  if (!attempt.outcome.timedOut && !attempt.reportWritten) {
-    const tail = outcome.outputTail.trim().split("\n").slice(-5).join("\n");
-    problems.push(`the test run ended without a report (exit code ${outcome.exitCode ?? outcome.signal}): ${tail}`);
-  }
-  if (outcome.outputBytes > 5 * 1024 * 1024) {
-    problems.push(`printed ${(outcome.outputBytes / 1024 / 1024).toFixed(0)} MB of console output (kept the last 64 KB)`);
-  }
+  // Hangs first, in the order they were seen; then the run's own problems.
+  problems.unshift(...state.problems.filter((p) => p.startsWith("timed out in test")));
+  problems.push(...state.problems.filter((p) => !p.startsWith("timed out in test")));
 
   const why = integrity.tampered.length > 0 ? `tampering seen: ${integrity.tampered[0]}` : `import refused: ${integrity.refused[0]}`;
   const distrust = untrusted(integrity) ? `not counted: ${why}` : undefined;
   if (distrust) problems.unshift(distrust.replace(/^not counted: /, "scored 0: "));
-  const tests = expected.map((entry): TestResult => {
+  const tests = state.expected.map((entry): TestResult => {
     const base = expectedTest(kata, entry);
     if (distrust) return { ...base, status: "fail", summary: distrust, message: distrust };
     if (hungTests.includes(entry.name)) {
@@ -189,16 +274,16 @@ async function gradeSealed(kata: Kata, manifest: KataManifest, options: GradeOpt
         ...(message === undefined ? {} : { message, summary: summaryLine(message), property: parsePropertyFailure(message) }),
       };
     }
-    const fileError = attempt.fileErrors.get(entry.file);
+    const fileError = fileErrors.get(entry.file);
     const why = fileError
       ? `the spec file did not load: ${loadErrorLine(fileError)}`
-      : attempt.outcome.timedOut
-        ? "not run: the kata's run was stopped by the time limit before this test"
+      : outcome.timedOut
+        ? "not run: the run was stopped by the time limit before this test"
         : "not run: the test run ended before this test";
     return { ...base, status: "error", summary: why, message: fileError ? withoutStack(fileError) : why };
   });
 
-  return { kata, tests, problems, hungTests, durationMs: Date.now() - started, integrity, ...(collected ? { collected } : {}) };
+  return { kata, tests, problems, hungTests, durationMs, integrity, ...(state.collected ? { collected: state.collected } : {}) };
 }
 
 /** The manifest's tests this grade scores: the visible ones, the bank's with `includeBank`, only the chosen ones with `only`. */
@@ -254,20 +339,25 @@ interface SignedRecord {
 
 const SEALED_CONFIG = join(PROJECT_ROOT, "scripts", "lib", "grader", "sealed.vitest.config.ts");
 
-async function runOnce(kata: Kata, options: GradeOptions, sealed: SealedWorkspace, declared: ManifestTest[], files: string[], skip: Set<string>, run: number, limitMs: number): Promise<AttemptResult> {
-  const results = join(options.workDir, `${kata.id}.${run}.results`);
-  const controlFile = join(options.workDir, `${kata.id}.${run}.control.json`);
+async function runOnce(states: KataState[], options: Omit<GradeOptions, "only">, sealed: SealedWorkspace, files: string[], run: number, limitMs: number): Promise<AttemptResult> {
+  const results = join(options.workDir, `run-${run}.results`);
+  const controlFile = join(options.workDir, `run-${run}.control.json`);
   const progress = join(sealed.writable, `${run}.progress.jsonl`);
   const key = newKey();
   const nodeModules = realpathSync(join(PROJECT_ROOT, "node_modules"));
+  const byId = new Map(states.map((state) => [state.kata.id, state]));
+  // Tests not to run again: those that hung, and those that already have a verdict.
+  const skip = new Set(states.flatMap((state) => [...state.hungTests, ...state.verdicts.keys()].map((name) => qualified(state.kata, name))));
+  const narrowed = states.some((state) => state.only);
   const control: GradeControl = {
     root: sealed.root,
-    kataId: kata.id,
+    kataIds: states.map((state) => state.kata.id),
+    maxWorkers: options.maxWorkers ?? availableParallelism(),
     nodeModules,
     results,
     key,
     // Every test the spec files declare, chosen or not: a canary's place counts them all.
-    canaries: planCanaries(declared, options.only),
+    canaries: Object.assign({}, ...states.map((state) => planCanaries(expectedTests(state.manifest, { includeBank: options.includeBank }), state.only))),
     confine: confinement(sealed, nodeModules),
   };
   writeFileSync(controlFile, JSON.stringify(control), { mode: 0o600 });
@@ -278,51 +368,59 @@ async function runOnce(kata: Kata, options: GradeOptions, sealed: SealedWorkspac
       FC_SEED: String(options.seed),
       GRADE_PROGRESS: progress,
       GRADE_SKIP: JSON.stringify([...skip]),
-      ...(options.only ? { GRADE_ONLY: JSON.stringify([...options.only]) } : {}),
+      // A kata graded whole has every test of its own chosen.
+      ...(narrowed ? { GRADE_ONLY: JSON.stringify(states.flatMap((state) => (state.only ? [...state.only] : state.expected.map((t) => t.name)).map((name) => qualified(state.kata, name)))) } : {}),
     }),
     limitMs,
     { progressFile: progress, stallMs: STALL_MS },
     { cwd: sealed.root, replaceEnv: true },
   );
-  const verdicts = new Map<string, Verdict>();
-  const listed: ManifestTest[] = [];
-  const open = new Set<string>();
-  const fileErrors = new Map<string, string>();
-  const integrity = emptyIntegrity();
+  const katas = new Map(states.map((state) => [state.kata.id, emptyAttempt()]));
+  // A spec file's kata, whether the path is the workspace's (spec/NN-name/...) or absolute.
+  const kataIdOf = (file: string | undefined) => /(?:^|[\\/])spec[\\/](\d\d-[\w-]+)[\\/]/.exec(file ?? "")?.[1] ?? "";
+  const kataOfFile = (file: string | undefined) => katas.get(kataIdOf(file));
 
   // The progress log is the test workers' own word: it may say which test started and never
   // ended (a synchronous hang blocks everything else), never that a test passed.
   for (const record of readProgress(progress)) {
-    if (skip.has(record.test)) continue;
-    if (record.event === "start") open.add(record.test);
-    else open.delete(record.test);
+    const id = kataIdOf(record.file);
+    const attempt = katas.get(id);
+    if (!attempt || skip.has(qualified(byId.get(id)!.kata, record.test))) continue;
+    if (record.event === "start") attempt.open.add(record.test);
+    else attempt.open.delete(record.test);
   }
   const signed = readSigned<SignedRecord>(results, key);
-  if (signed.forged > 0) integrity.tampered.push(`${signed.forged} line(s) in the verdict channel were not written by the test runner`);
+  const refusedByNone: string[] = [];
   const reported = new Map<string, ReportedTest[]>();
   let reportWritten = false;
   for (const record of signed.records) {
     if (record.t === "end") reportWritten = true;
     else if (record.t === "refused") {
-      // Every spec file that loads the module meets the same refusal: say it once.
+      // Every spec file that loads the module meets the same refusal: say it once. The kata whose
+      // module asked is named by the file's folder; a load no module can be named for counts against all.
       const line = `${record.file} imports '${record.what}': ${record.reason}`;
-      if (!integrity.refused.includes(line)) integrity.refused.push(line);
+      const list = katas.get(record.file!.split("/")[0])?.integrity.refused ?? refusedByNone;
+      if (!list.includes(line)) list.push(line);
     }
-    else if (record.t === "module") fileErrors.set(record.file!, record.error!);
+    else if (record.t === "module") kataOfFile(record.file)?.fileErrors.set(record.file!, record.error!);
     else if (record.t === "test") {
       const file = record.file!;
       reported.set(file, [...(reported.get(file) ?? []), { index: record.index!, name: record.name!, state: record.state!, canary: record.canary! }]);
-      if (record.canary || skip.has(record.name!)) continue;
-      verdicts.set(record.name!, { status: stateToStatus(record.state), message: record.message, durationMs: record.duration });
+      const id = kataIdOf(file);
+      const attempt = katas.get(id);
+      if (!attempt || record.canary || skip.has(qualified(byId.get(id)!.kata, record.name!))) continue;
+      attempt.verdicts.set(record.name!, { status: stateToStatus(record.state), message: record.message, durationMs: record.duration });
     }
   }
   // Every test the specs declare, in their order: files by path, then each file's own order.
   for (const file of [...reported.keys()].sort()) {
+    const attempt = kataOfFile(file);
+    if (!attempt) continue;
     const tests = reported.get(file)!.sort((a, b) => a.index - b.index);
-    integrity.tampered.push(...canaryFindings(file, tests));
-    for (const t of tests) if (!t.canary) listed.push({ file, name: t.name });
+    attempt.integrity.tampered.push(...canaryFindings(file, tests));
+    for (const t of tests) if (!t.canary) attempt.listed.push({ file, name: t.name });
   }
-  return { verdicts, integrity, listed, open, fileErrors, outcome, reportWritten };
+  return { katas, forged: signed.forged, refusedByNone, outcome, reportWritten };
 }
 
 function stateToStatus(state: string | undefined): TestStatus {
@@ -332,6 +430,7 @@ function stateToStatus(state: string | undefined): TestStatus {
 
 interface ProgressRecord {
   event: "start" | "end";
+  file?: string;
   test: string;
   state?: string;
   message?: string;

@@ -1,8 +1,8 @@
 // The only files a graded run can see. The graded code runs in the same process as the specs, so
 // whatever that process can read, the graded code can read: the interviewer's clone, with its
 // reference solutions, fixtures and bank, must not be among it. A sealed workspace holds what the
-// specs need (their helpers, their data, the graded kata's specs, the bank only when it is graded)
-// and a copy of the graded kata folder, and nothing else.
+// specs need (their helpers, their data, the graded katas' specs, the bank only when it is graded)
+// and a copy of each graded kata folder, and nothing else.
 //
 // It lives under the project's `.grade/` folder rather than in the system's temporary folder so
 // that the specs find `node_modules` by walking up, as Node does: a `node_modules` symlink inside
@@ -17,7 +17,7 @@ export const SEALED_PARENT = join(PROJECT_ROOT, ".grade", "sealed");
 export interface SealedWorkspace {
   /** The workspace's root: the graded run's working folder and vite root. */
   root: string;
-  /** `<root>/impl`: holds the graded kata folder, as an impl root does. */
+  /** `<root>/impl`: holds the graded kata folders, as an impl root does. */
   implRoot: string;
   /** Where the test workers may write (their progress logs), and nowhere else. */
   writable: string;
@@ -29,7 +29,7 @@ export interface SealedWorkspace {
 }
 
 export interface SealOptions {
-  kataId: string;
+  kataIds: string[];
   /** The folder holding the graded `NN-name` folders. */
   implRoot: string;
   includeBank: boolean;
@@ -53,16 +53,20 @@ function copyTree(from: string, to: string, skip: (rel: string) => boolean, skip
 
 export function sealWorkspace(options: SealOptions): SealedWorkspace {
   mkdirSync(SEALED_PARENT, { recursive: true });
-  const root = mkdtempSync(join(SEALED_PARENT, `${options.kataId}-`));
+  const root = mkdtempSync(join(SEALED_PARENT, `${options.kataIds.length === 1 ? options.kataIds[0] : "katas"}-`));
   const skipped: string[] = [];
   const spec = join(PROJECT_ROOT, "spec");
   const none = () => false;
   copyTree(join(spec, "support"), join(root, "spec", "support"), none, skipped);
   copyTree(join(spec, "data"), join(root, "spec", "data"), none, skipped);
-  copyTree(join(spec, options.kataId), join(root, "spec", options.kataId), (rel) => !options.includeBank && rel === "bank", skipped);
   const implRoot = join(root, "impl");
   const kataSkipped: string[] = [];
-  copyTree(join(options.implRoot, options.kataId), join(implRoot, options.kataId), none, kataSkipped);
+  for (const kataId of options.kataIds) {
+    copyTree(join(spec, kataId), join(root, "spec", kataId), (rel) => !options.includeBank && rel === "bank", skipped);
+    const mine: string[] = [];
+    copyTree(join(options.implRoot, kataId), join(implRoot, kataId), none, mine);
+    kataSkipped.push(...mine.map((s) => `${kataId}/${s}`));
+  }
   const writable = join(root, ".progress");
   const tmp = join(root, ".tmp");
   mkdirSync(writable);
@@ -72,7 +76,7 @@ export function sealWorkspace(options: SealOptions): SealedWorkspace {
     implRoot,
     writable,
     tmp,
-    skipped: kataSkipped.map((s) => `${options.kataId}/${s}`),
+    skipped: kataSkipped,
     remove: () => rmSync(root, { recursive: true, force: true }),
   };
 }

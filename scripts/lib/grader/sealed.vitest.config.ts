@@ -33,7 +33,7 @@ const stash = globalThis as { __gradeControl?: GradeControl };
 const control = (stash.__gradeControl ??= readControl());
 const send = (record: object) => appendSigned(control.results, control.key, record);
 const rel = (path: string) => relative(control.root, path).split(sep).join("/");
-const kataDir = join(control.root, "impl", control.kataId);
+const implDir = join(control.root, "impl");
 const inside = (path: string, dir: string) => path === dir || path.startsWith(dir + sep);
 const filePath = (id: string) => id.split("?")[0];
 
@@ -57,8 +57,10 @@ const kataImportRule: Plugin = {
   enforce: "post",
   transform(code, id) {
     const path = filePath(id);
-    if (!inside(path, kataDir)) return null;
-    const file = relative(join(control.root, "impl"), path).split(sep).join("/");
+    if (!inside(path, implDir)) return null;
+    const file = relative(implDir, path).split(sep).join("/");
+    // A module of impl/NN-name may import only from impl/NN-name.
+    const kataDir = join(implDir, file.split("/")[0]);
     let program: unknown;
     try {
       program = parseAst(code);
@@ -137,22 +139,38 @@ class SignedResults implements Reporter {
 
 const base = baseConfig.test!;
 
+/**
+ * One project per kata: vitest never runs two projects' files in one test process, so one kata's
+ * code cannot touch another kata's tests. Inside a kata, a test process runs several spec files
+ * one after the other (no new process per file: most of a grade's time was starting them), and
+ * the first setup file (spec/support/setup/fresh-modules.ts) drops every module a previous file
+ * loaded, so each spec file meets the graded code freshly evaluated, as in its own process.
+ */
+const kataProject = (kataId: string) => ({
+  extends: true as const,
+  test: {
+    name: kataId,
+    include: [`spec/${kataId}/**/*.spec.ts`],
+    setupFiles: [join(control.root, "spec", "support", "setup", "fresh-modules.ts"), ...(base.setupFiles as string[]).map((file) => join(control.root, file))],
+    testTimeout: base.testTimeout,
+    hookTimeout: base.hookTimeout,
+    pool: "forks" as const,
+    isolate: false,
+    execArgv: control.confine,
+  },
+});
+
 export default defineConfig({
   root: control.root,
   plugins: [sealedModules, kataImportRule, canaries],
   resolve: {
-    alias: [{ find: /^@impl\/([\w.-]+)$/, replacement: `${join(control.root, "impl")}/$1/index.ts` }],
+    alias: [{ find: /^@impl\/([\w.-]+)$/, replacement: `${implDir}/$1/index.ts` }],
   },
   // The graded run's own cache: nothing of one candidate's run is left for the next.
   cacheDir: join(control.root, ".vite"),
   test: {
-    include: [`spec/${control.kataId}/**/*.spec.ts`],
-    setupFiles: (base.setupFiles as string[]).map((file) => join(control.root, file)),
-    testTimeout: base.testTimeout,
-    hookTimeout: base.hookTimeout,
-    pool: "forks",
-    isolate: true,
-    execArgv: control.confine,
+    maxWorkers: control.maxWorkers,
+    projects: control.kataIds.map(kataProject),
     reporters: [new SignedResults()],
   },
 });

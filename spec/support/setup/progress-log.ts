@@ -9,6 +9,8 @@ import "./provided-context.ts";
 const logFile = process.env.GRADE_PROGRESS;
 // Tests to leave out of this run: those the grader already saw hang (GRADE_SKIP, so that one
 // endless loop costs one test), and those a warm watch run defers to its full run (skipTests).
+// The grader names a test as "NN-kata > its full name" (one run may grade several katas); a
+// watch run, always of one kata, by its full name alone.
 const skipped = new Set<string>([
   ...(JSON.parse(process.env.GRADE_SKIP ?? "[]") as string[]),
   ...(inject("skipTests") ?? []),
@@ -16,7 +18,12 @@ const skipped = new Set<string>([
 // The only tests to run, when the grader is narrowed to some tests (`npm run grade -- --only`):
 // every other test is skipped, and the grader scores only these.
 const only = process.env.GRADE_ONLY ? new Set<string>(JSON.parse(process.env.GRADE_ONLY) as string[]) : undefined;
-const isSkipped = (name: string) => skipped.has(name) || (only !== undefined && !only.has(name));
+const kataOf = (path: string | undefined) => /[\\/]spec[\\/](\d\d-[\w-]+)[\\/]/.exec(path ?? "")?.[1] ?? "";
+const isSkipped = (task: NamedTask) => {
+  const name = fullName(task);
+  const qualified = `${kataOf(task.file?.filepath)} > ${name}`;
+  return skipped.has(name) || skipped.has(qualified) || (only !== undefined && !only.has(qualified));
+};
 
 interface NamedTask {
   name: string;
@@ -40,14 +47,14 @@ function write(record: Record<string, unknown>): void {
 
 if (skipped.size > 0 || only) {
   beforeEach((context) => {
-    if (isSkipped(fullName(context.task as unknown as NamedTask))) context.skip();
+    if (isSkipped(context.task as unknown as NamedTask)) context.skip();
   });
 }
 
 if (logFile) {
   beforeEach((context) => {
     const task = context.task as unknown as NamedTask;
-    if (isSkipped(fullName(task))) return;
+    if (isSkipped(task)) return;
     write({ event: "start", file: task.file?.filepath ?? task.file?.name, test: fullName(task) });
   });
   afterEach((context) => {
