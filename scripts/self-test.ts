@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { TAG_PATTERN } from "../spec/support/graded.ts";
-import { usage } from "./lib/cli-args.ts";
+import { parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { listKatas } from "./lib/grader/katas.ts";
 import { fixtureImplRoot } from "./lib/fixtures/known-bad.ts";
@@ -15,6 +15,10 @@ import { gradeKata } from "./lib/grader/run-kata.ts";
 import { untrusted } from "./lib/grader/integrity.ts";
 import { splitTag } from "./lib/grader/test-result.ts";
 import { hashFiles, loadManifest } from "./lib/grader/manifest.ts";
+
+const SELF_TEST_FLAGS: Record<string, FlagSpec> = {
+  only: { value: true, repeatable: true, valueName: "TEXT", description: "run only the checks whose name contains TEXT (repeatable): a quicker loop while working on one fixture" },
+};
 
 interface Check {
   name: string;
@@ -94,7 +98,7 @@ const HANGS = new Set(["infinite-loop", "never-settles"]);
 let referencesGrade: ReturnType<typeof grade> | undefined;
 const gradeReferences = () => (referencesGrade ??= grade("solutions", ["--impl", "solutions", "--bank"]));
 
-const checks: Check[] = [
+const allChecks: Check[] = [
   {
     name: "typecheck (tsc --noEmit, strict), including stub/reference API parity",
     cost: 7,
@@ -433,11 +437,21 @@ function hardCodedChecks(): Check[] {
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   if (argv.includes("--help")) {
-    console.log(usage("npm test", "The repository's own checks: typecheck, the tools' tests, the manifest, the references at 100 and the stubs at 0, every known-bad, sabotage and hard-coded fixture.", {}));
+    console.log(usage("npm test [-- --only TEXT]", "The repository's own checks: typecheck, the tools' tests, the manifest, the references at 100 and the stubs at 0, every known-bad, sabotage, forgery and hard-coded fixture.", SELF_TEST_FLAGS));
     return 0;
   }
-  if (argv.length > 0) {
-    console.error(`self-test: unexpected argument "${argv[0]}" (see --help)`);
+  let args: ReturnType<typeof parseArgs>;
+  try {
+    args = parseArgs(argv, SELF_TEST_FLAGS);
+    if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
+  } catch (error) {
+    console.error(`self-test: ${(error as Error).message} (see --help)`);
+    return 2;
+  }
+  const only = args.lists.get("only");
+  const checks = only ? allChecks.filter((c) => only.some((text) => c.name.includes(text))) : allChecks;
+  if (checks.length === 0) {
+    console.error(`self-test: no check's name contains ${only!.map((t) => JSON.stringify(t)).join(" or ")}`);
     return 2;
   }
   const started = Date.now();

@@ -2,7 +2,7 @@
 import { describe, expect } from "vitest";
 import { calculate, calculateTool, createRegistry, dispatch, parseToolCalls } from "@impl/01-regex-dispatch";
 import { l1, l2, l3 } from "../support/graded.ts";
-import { leakedPieces } from "./helpers.ts";
+import { leakedPieces } from "../support/leaks.ts";
 
 describe("5. The safe calculator: calculate and calculateTool", () => {
   describe("calculate", () => {

@@ -2,7 +2,8 @@
 import { describe, expect } from "vitest";
 import { BadArgumentsError, createRegistry, dispatch, type ToolDefinition } from "@impl/01-regex-dispatch";
 import { l1, l2, l3 } from "../support/graded.ts";
-import { leakedPieces, optionalParams, sliceOf, spyTool } from "./helpers.ts";
+import { leakedPieces } from "../support/leaks.ts";
+import { optionalParams, sliceOf, spyTool } from "./helpers.ts";
 
 const weather = () => spyTool("get_weather", [{ name: "city" }, { name: "date", optional: true }], "sunny");
 

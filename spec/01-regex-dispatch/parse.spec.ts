@@ -2,7 +2,8 @@
 import { describe, expect } from "vitest";
 import { parseToolCalls } from "@impl/01-regex-dispatch";
 import { l1, l2, l3 } from "../support/graded.ts";
-import { brief, expectLinear, leakedPieces, onlyCall, sliceOf } from "./helpers.ts";
+import { leakedPieces } from "../support/leaks.ts";
+import { brief, expectLinear, onlyCall, sliceOf } from "./helpers.ts";
 import { objectOf } from "./arbitraries.ts";
 
 const only = onlyCall;

@@ -16,7 +16,8 @@ import {
 } from "@impl/03-agent-loop";
 import { l2, l3 } from "../support/graded.ts";
 import { FakeClock, reply, scriptedModel, spyTool, tools, transientError } from "../support/agent-harness/index.ts";
-import { assistantMessages, envelope, errorCode, freshUser, piecesOf, run, toolEvents, toolMessages } from "./helpers.ts";
+import { leakedPieces } from "../support/leaks.ts";
+import { assistantMessages, envelope, errorCode, freshUser, run, toolEvents, toolMessages } from "./helpers.ts";
 
 type ToolEvent = Extract<TraceEvent, { type: "tool_call" }>;
 
@@ -287,11 +288,11 @@ describe("5. Failures become error tool messages and the loop goes on", () => {
         const parsed = parseArguments(text);
         expect(parsed.ok, `${JSON.stringify(text)} is not a JSON object`).toBe(false);
         const message = parsed.ok ? "" : parsed.message;
-        for (const piece of piecesOf(secret)) expect(message, `parseArguments' message quotes ${JSON.stringify(piece)} of the raw text`).not.toContain(piece);
+        expect(leakedPieces(message, secret), `pieces of the raw text parseArguments' message quotes: ${message}`).toEqual([]);
         const r = await run({ model: scriptedModel([reply.calls(["t", text, "c1"]), reply.text("ok")]), tools: [tools.ok("t")], runId: "run_leak" });
         expect(toolMessages(r).map(errorCode), "malformed arguments: invalid_arguments").toEqual(["invalid_arguments"]);
         const written = JSON.stringify([toolMessages(r), r.trace]);
-        for (const piece of piecesOf(secret)) expect(written, `the tool message or trace quotes ${JSON.stringify(piece)} of the raw arguments`).not.toContain(piece);
+        expect(leakedPieces(written, secret), "pieces of the raw arguments the tool message or trace quotes").toEqual([]);
       }),
     );
   });

@@ -44,9 +44,3 @@ export function errorCode(m: ToolMessage): string | undefined {
 
 export const toolEvents = (r: RunResult) => r.trace.filter((e) => e.type === "tool_call");
 
-/** Every substring of `secret` of length `n`: none may appear in what the loop wrote. */
-export function piecesOf(secret: string, n = 4): string[] {
-  const pieces: string[] = [];
-  for (let i = 0; i + n <= secret.length; i++) pieces.push(secret.slice(i, i + n));
-  return pieces;
-}

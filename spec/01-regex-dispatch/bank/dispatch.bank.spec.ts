@@ -6,7 +6,8 @@ import {
   BadArgumentsError, calculate, calculateTool, createRegistry, dispatch, type ToolDefinition, type Value,
 } from "@impl/01-regex-dispatch";
 import { l1, l2, l3 } from "../../support/graded.ts";
-import { leakedPieces, spyTool } from "../helpers.ts";
+import { leakedPieces } from "../../support/leaks.ts";
+import { spyTool } from "../helpers.ts";
 import { prototypeName, recase } from "../arbitraries.ts";
 
 const throwing = (name: string, thrown: () => unknown): ToolDefinition => ({

@@ -5,7 +5,8 @@ import fc from "fast-check";
 import { describe, expect } from "vitest";
 import { parseToolCalls } from "@impl/01-regex-dispatch";
 import { l1, l2, l3 } from "../../support/graded.ts";
-import { brief, expectLinear, leakedPieces, onlyCall, sliceOf } from "../helpers.ts";
+import { leakedPieces } from "../../support/leaks.ts";
+import { brief, expectLinear, onlyCall, sliceOf } from "../helpers.ts";
 import { asciiStyle, callFreeProse, keywordCallSpec, objectOf, renderCall, renderList } from "../arbitraries.ts";
 
 const only = onlyCall;

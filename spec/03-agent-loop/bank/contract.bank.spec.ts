@@ -5,7 +5,8 @@ import { describe, expect, vi } from "vitest";
 import { parseArguments, type AgentOptions, type TraceEvent } from "@impl/03-agent-loop";
 import { l2, l3 } from "../../support/graded.ts";
 import { FakeClock, reply, scriptedModel, spyTool, tools } from "../../support/agent-harness/index.ts";
-import { assistantMessages, envelope, errorCode, piecesOf, run, toolEvents, toolMessages } from "../helpers.ts";
+import { leakedPieces } from "../../support/leaks.ts";
+import { assistantMessages, envelope, errorCode, run, toolEvents, toolMessages } from "../helpers.ts";
 
 type ToolEvent = Extract<TraceEvent, { type: "tool_call" }>;
 
@@ -91,13 +92,13 @@ describe("5. Failures become error tool messages and the loop goes on", () => {
       const parsed = parseArguments(text);
       expect(parsed.ok, `${JSON.stringify(text)} does not parse`).toBe(false);
       const message = parsed.ok ? "" : parsed.message;
-      for (const piece of piecesOf(secret)) expect(message, `parseArguments quotes ${piece} of ${JSON.stringify(text)}`).not.toContain(piece);
+      expect(leakedPieces(message, secret), `pieces parseArguments quotes of ${JSON.stringify(text)}: ${message}`).toEqual([]);
     }
     const model = scriptedModel([reply.calls(...texts.map((text, i) => ["store", text, `s${i}`] as [string, string, string])), reply.text("ok")]);
     const r = await run({ model, tools: [tools.ok("store")], runId: "run_bank_leak" });
     expect(toolMessages(r).map(errorCode), "every malformed text is invalid_arguments").toEqual(texts.map(() => "invalid_arguments"));
     const written = JSON.stringify([toolMessages(r), r.trace]);
-    for (const piece of piecesOf(secret)) expect(written, `the loop wrote ${piece} of the raw arguments`).not.toContain(piece);
+    expect(leakedPieces(written, secret), "pieces of the raw arguments the loop wrote").toEqual([]);
   });
 });
 
