@@ -30,6 +30,7 @@ import kata3Cases, {
 } from "../spec/03-agent-loop/bench-cases.ts";
 import type { BenchCase } from "../spec/support/bench-case.ts";
 import { parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
+import { isEntry, usageErrorsAsExit2 } from "./lib/cli-main.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { bareLoop } from "./lib/bench/bare-loop.ts";
 import { measure, measureSideBySide, median, type MeasureOptions, type Measurement } from "./lib/bench/measure.ts";
@@ -95,11 +96,13 @@ function pick(cases: BenchCase[], name: string): BenchCase {
  * listeners on one AbortSignal makes Node warn for every run, which would bury the tables.
  */
 const warnings = new Map<string, number>();
-process.removeAllListeners("warning");
-process.on("warning", (warning) => {
-  const key = `${warning.name}: ${warning.message.replace(/\d+ (abort )?listeners/, "N $1listeners")}`;
-  warnings.set(key, (warnings.get(key) ?? 0) + 1);
-});
+function countWarnings(): void {
+  process.removeAllListeners("warning");
+  process.on("warning", (warning) => {
+    const key = `${warning.name}: ${warning.message.replace(/\d+ (abort )?listeners/, "N $1listeners")}`;
+    warnings.set(key, (warnings.get(key) ?? 0) + 1);
+  });
+}
 
 function reportWarnings(where: string): void {
   for (const [warning, count] of warnings) say(`> Node warned ${count} time${count === 1 ? "" : "s"} during ${where}: "${warning}"\n`);
@@ -499,7 +502,9 @@ function writeDocs(results: string, m: Machine | undefined): void {
   });
 }
 
-async function main(argv: string[]): Promise<number> {
+export const main = (argv: string[]): Promise<number> => usageErrorsAsExit2("bench", () => run(argv));
+
+async function run(argv: string[]): Promise<number> {
   if (argv.includes("--help")) {
     console.log(usage("npm run bench -- [--kata 1,2,3,grader] [--quick] [--write]", "The references beside their peers (JSON.parse, Ajv, @cfworker/json-schema, a bare loop), and the grader's speed.", FLAGS));
     return 0;
@@ -531,10 +536,13 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error instanceof UsageError ? `bench: ${error.message}` : error);
-    process.exit(error instanceof UsageError ? 2 : 1);
-  },
-);
+if (isEntry(import.meta.url)) {
+  countWarnings();
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

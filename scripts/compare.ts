@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { integerFlag, parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
+import { isEntry, usageErrorsAsExit2 } from "./lib/cli-main.ts";
 import { PROJECT_ROOT, resolveImplRoot } from "./lib/impl-root.ts";
 import { listKatas, selectKatas, type Kata } from "./lib/grader/katas.ts";
 import { LEVEL_FLAG, levelsNote, parseLevels } from "./lib/grader/levels.ts";
@@ -26,7 +27,9 @@ const FLAGS: Record<string, FlagSpec> = {
 
 const mark = (t: TestResult | undefined) => (!t ? " " : t.status === "pass" ? "✓" : t.status === "fail" ? "✗" : "!");
 
-async function main(argv: string[]): Promise<number> {
+export const main = (argv: string[]): Promise<number> => usageErrorsAsExit2("compare", () => run(argv));
+
+async function run(argv: string[]): Promise<number> {
   if (argv.includes("--help")) {
     console.log(usage("npm run compare -- [--kata N] [--impl DIR] [--level LIST]", "Compares an implementation with the reference: test by test, then speed.", FLAGS));
     return 0;
@@ -110,14 +113,12 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error) => {
-    if (error instanceof UsageError) {
-      console.error(`compare: ${error.message}`);
-      process.exit(2);
-    }
-    console.error(`compare: ${(error as Error).stack ?? error}`);
-    process.exit(3);
-  },
-);
+if (isEntry(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(`compare: ${(error as Error).stack ?? error}`);
+      process.exit(3);
+    },
+  );
+}

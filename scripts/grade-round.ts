@@ -6,6 +6,7 @@ import { availableParallelism } from "node:os";
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join, relative, resolve } from "node:path";
 import { integerFlag, parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
+import { isEntry, usageErrorsAsExit2 } from "./lib/cli-main.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { listKatas, selectKatas } from "./lib/grader/katas.ts";
 import { styleFor } from "./lib/grader/report-terminal.ts";
@@ -33,7 +34,9 @@ const FLAGS: Record<string, FlagSpec> = {
   markdown: { value: true, valueName: "FILE", description: "write the leaderboard as GitHub-flavoured Markdown" },
 };
 
-async function main(argv: string[]): Promise<number> {
+export const main = (argv: string[]): Promise<number> => usageErrorsAsExit2("grade:round", () => run(argv), "\nRun npm run grade:round -- --help for the options.");
+
+async function run(argv: string[]): Promise<number> {
   if (argv.includes("--help")) {
     console.log(usage("npm run grade:round -- DIR... [options]", "Grades every checkout given (each a folder holding katas/ or NN-name folders, as grade's --impl takes it) the sealed way npm run grade does, several at once, and writes one leaderboard. Candidates whose kata folders have not changed since their last grade are not graded again (--force grades them).", FLAGS));
     return 0;
@@ -122,14 +125,12 @@ function shortPath(path: string): string {
   return rel === "" ? "." : rel.startsWith("..") ? path : rel;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error) => {
-    if (error instanceof UsageError) {
-      console.error(`grade:round: ${error.message}\nRun npm run grade:round -- --help for the options.`);
-      process.exit(2);
-    }
-    console.error(`grade:round: internal error: ${(error as Error).stack ?? error}`);
-    process.exit(3);
-  },
-);
+if (isEntry(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(`grade:round: internal error: ${(error as Error).stack ?? error}`);
+      process.exit(3);
+    },
+  );
+}

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
+import { isEntry, usageErrorsAsExit2 } from "./lib/cli-main.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { listKatas, selectKatas } from "./lib/grader/katas.ts";
 import { parseHints, readHintState, writeHintState } from "./lib/hints.ts";
@@ -11,7 +12,9 @@ const FLAGS: Record<string, FlagSpec> = {
   lang: { value: true, valueName: "en|zh-CN", description: "language of the hints (default: from $LANG)" },
 };
 
-function main(argv: string[]): number {
+export const main = (argv: string[]): Promise<number> => usageErrorsAsExit2("hint", () => run(argv));
+
+function run(argv: string[]): number {
   if (argv.includes("--help")) {
     console.log(usage("npm run hint -- N [k] [--reset] [--lang zh-CN]", "Shows the next hint for kata N (or hint k, once the ones before it are seen).", FLAGS));
     return 0;
@@ -55,10 +58,4 @@ function main(argv: string[]): number {
   return 0;
 }
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (error) {
-  if (!(error instanceof UsageError)) throw error;
-  console.error(`hint: ${error.message}`);
-  process.exitCode = 2;
-}
+if (isEntry(import.meta.url)) process.exitCode = await main(process.argv.slice(2));

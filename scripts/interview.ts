@@ -15,6 +15,7 @@ import { join, relative } from "node:path";
 import { createInterface } from "node:readline";
 import type { Level } from "../spec/support/graded.ts";
 import { parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
+import { isEntry, usageErrorsAsExit2 } from "./lib/cli-main.ts";
 import { readHintState } from "./lib/hints.ts";
 import { PROJECT_ROOT, resolveImplRoot } from "./lib/impl-root.ts";
 import { listKatas, selectKatas } from "./lib/grader/katas.ts";
@@ -44,7 +45,9 @@ const clock = (ms: number) => {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 };
 
-async function main(argv: string[]): Promise<number> {
+export const main = (argv: string[]): Promise<number> => usageErrorsAsExit2("interview", () => run(argv), "\nRun npm run interview -- --help for the options.");
+
+async function run(argv: string[]): Promise<number> {
   if (argv.includes("--help")) {
     console.log(usage("npm run interview -- --kata N [--minutes 45] [--level LIST] [--lang zh-CN]", "A timed mock interview: the stage plan, a countdown, watch underneath, and a session report at the end.", FLAGS));
     return 0;
@@ -138,14 +141,12 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error) => {
-    if (error instanceof UsageError) {
-      console.error(`interview: ${error.message}\nRun npm run interview -- --help for the options.`);
-      process.exit(2);
-    }
-    console.error(`interview: internal error: ${(error as Error).stack ?? error}`);
-    process.exit(3);
-  },
-);
+if (isEntry(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(`interview: internal error: ${(error as Error).stack ?? error}`);
+      process.exit(3);
+    },
+  );
+}

@@ -13,6 +13,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MutantResult } from "@stryker-mutator/api/core";
 import { integerFlag, parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
+import { isEntry, usageErrorsAsExit2 } from "./lib/cli-main.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { listKatas, selectKatas } from "./lib/grader/katas.ts";
 
@@ -112,7 +113,9 @@ function writeSummary(fresh: Array<KataScore & { date: string }>): void {
   writeFileSync(path, JSON.stringify({ target: TARGET, katas }, null, 2) + "\n");
 }
 
-async function main(argv: string[]): Promise<number> {
+export const main = (argv: string[]): Promise<number> => usageErrorsAsExit2("mutate", () => run(argv));
+
+async function run(argv: string[]): Promise<number> {
   if (argv.includes("--help")) {
     console.log(usage("npm run mutate [-- N[,M]] [--concurrency C] [--incremental]", "Mutation-tests the reference solutions against the visible specs; prints the score per kata.", FLAGS));
     return 0;
@@ -161,10 +164,4 @@ async function main(argv: string[]): Promise<number> {
   return scores.every((s) => s.score >= TARGET) ? 0 : 1;
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (error) {
-  if (!(error instanceof UsageError)) throw error;
-  console.error(`mutate: ${error.message}`);
-  process.exitCode = 2;
-}
+if (isEntry(import.meta.url)) process.exitCode = await main(process.argv.slice(2));

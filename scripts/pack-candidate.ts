@@ -6,6 +6,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
+import { isEntry, usageErrorsAsExit2 } from "./lib/cli-main.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { isBankFile, type Manifest } from "./lib/grader/manifest.ts";
 import { describeMissing, missingReferences, packDocuments, withFolders, type MissingReference } from "./lib/pack/doc-references.ts";
@@ -101,7 +102,9 @@ export function packCandidate(target: string, force = false): PackResult {
   return { files: files.length + README_TEMPLATES.length, missing: missingReferences(target, withFolders(projectFiles(PROJECT_ROOT))) };
 }
 
-function main(argv: string[]): number {
+export const main = (argv: string[]): Promise<number> => usageErrorsAsExit2("pack:candidate", () => run(argv));
+
+function run(argv: string[]): number {
   if (argv.includes("--help")) {
     console.log(usage("npm run pack:candidate -- DIR [--force]", "Writes a candidate's pack: runnable, without references, bank or interviewer material, with the candidate's README and only the packages it uses. Exits 1 when a document in the pack names a command or file the pack lacks.", FLAGS));
     return 0;
@@ -118,12 +121,4 @@ function main(argv: string[]): number {
   return 1;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(PROJECT_ROOT, "scripts", "pack-candidate.ts")) {
-  try {
-    process.exitCode = main(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`pack:candidate: ${error.message}`);
-    process.exitCode = 2;
-  }
-}
+if (isEntry(import.meta.url)) process.exitCode = await main(process.argv.slice(2));

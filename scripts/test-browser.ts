@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, write
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { usage } from "./lib/cli-args.ts";
+import { isEntry } from "./lib/cli-main.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { fixtureImplRoot } from "./lib/fixtures/known-bad.ts";
 import { htmlReport } from "./lib/grader/report-html.ts";
@@ -87,8 +88,7 @@ interface KataFigures {
   total: number;
 }
 
-async function main(): Promise<number> {
-  const argv = process.argv.slice(2);
+export async function main(argv: string[]): Promise<number> {
   if (argv.includes("--help")) {
     console.log(usage("npm run test:browser", "Grades a mix of a reference, a known-bad fixture and a stub into an HTML report, opens it in chromium (CHROMIUM_PATH, default /usr/bin/chromium), checks its figures against the JSON report, checks the integrity badges and sections on a report of a tampered, a refused and a noted kata, checks grade:round's leaderboard page (figures, sorting, chart, report link), and saves screenshots to .grade/browser/ (report.png, integrity.png, leaderboard.png).", {}));
     return 0;
@@ -267,7 +267,9 @@ async function checkLeaderboard(page: LeaderboardPage, json: string, html: strin
   return checks;
 }
 
-main().then((code) => process.exit(code), (error) => {
-  console.error(`test:browser: ${(error as Error).stack ?? error}`);
-  process.exit(1);
-});
+if (isEntry(import.meta.url)) {
+  main(process.argv.slice(2)).then((code) => process.exit(code), (error) => {
+    console.error(`test:browser: ${(error as Error).stack ?? error}`);
+    process.exit(1);
+  });
+}

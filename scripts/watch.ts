@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, watch } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
+import { isEntry, usageErrorsAsExit2 } from "./lib/cli-main.ts";
 import { PROJECT_ROOT, resolveImplRoot } from "./lib/impl-root.ts";
 import { listKatas, selectKatas, type Kata } from "./lib/grader/katas.ts";
 import { loadManifest, type KataManifest } from "./lib/grader/manifest.ts";
@@ -101,7 +102,10 @@ function warmResults(kata: Kata, manifest: KataManifest, verdicts: Map<string, W
   });
 }
 
-async function main(argv: string[]): Promise<number> {
+/** The command; in watch mode its promise never settles (Ctrl-C ends the process). */
+export const main = (argv: string[]): Promise<number> => usageErrorsAsExit2("watch", () => run(argv));
+
+async function run(argv: string[]): Promise<number> {
   if (argv.includes("--help")) {
     console.log(usage("npm run watch -- N [--impl DIR] [--once] [--level LIST] [--events]", "Re-grades kata N on every save: at once without the tests that were slow last time, then with all of them.", FLAGS));
     return 0;
@@ -218,13 +222,4 @@ async function main(argv: string[]): Promise<number> {
   return new Promise<number>(() => {});
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error) => {
-    if (error instanceof UsageError) {
-      console.error(`watch: ${error.message}`);
-      process.exit(2);
-    }
-    throw error;
-  },
-);
+if (isEntry(import.meta.url)) main(process.argv.slice(2)).then((code) => process.exit(code));

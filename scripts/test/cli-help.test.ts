@@ -3,13 +3,18 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { PROJECT_ROOT } from "../lib/impl-root.ts";
+import { runMain, type Outcome } from "./support/in-process.ts";
 
 /** Every `npm run` script that is one of ours (tsx scripts/NAME.ts), by its npm name. */
 const scripts = Object.entries(JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")).scripts as Record<string, string>)
   .map(([name, command]) => [name, /^tsx (scripts\/[\w-]+\.ts)$/.exec(command)?.[1]] as const)
   .filter((entry): entry is readonly [string, string] => entry[1] !== undefined);
 
-function run(script: string, args: string[]): Promise<{ code: number | null; out: string }> {
+/** A script that exports `main(argv)` runs only when started as a command (scripts/lib/cli-main.ts). */
+const exportsMain = (script: string) => /^export (const|async function|function) main\b/m.test(readFileSync(join(PROJECT_ROOT, script), "utf8"));
+
+/** As a command, in a process of its own. */
+function spawned(script: string, args: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { cwd: PROJECT_ROOT, env: { ...process.env, NO_COLOR: "1" } });
     let out = "";
@@ -25,7 +30,15 @@ describe("every script", () => {
   });
 
   test("--help prints a usage and exits 0; an unknown option is a clear error with exit code 2", { timeout: 60_000 }, async () => {
-    const results = await Promise.all(scripts.map(async ([name, script]) => ({ name, help: await run(script, ["--help"]), wrong: await run(script, ["--no-such-option"]) })));
+    // Scripts with a main(argv) are called in this process, one after the other (they share the
+    // console); the others (grade, self-test) are started as commands meanwhile.
+    const [callable, commands] = [scripts.filter(([, s]) => exportsMain(s)), scripts.filter(([, s]) => !exportsMain(s))];
+    expect(commands.map(([name]) => name).sort()).toEqual(["grade", "test"]);
+    const started = Promise.all(commands.map(async ([name, script]) => ({ name, help: await spawned(script, ["--help"]), wrong: await spawned(script, ["--no-such-option"]) })));
+    const results = [];
+    for (const [name, script] of callable) results.push({ name, help: await runMain(script, ["--help"]), wrong: await runMain(script, ["--no-such-option"]) });
+    results.push(...(await started));
+    expect(results).toHaveLength(scripts.length);
     for (const { name, help, wrong } of results) {
       expect(help.code, `${name} --help:\n${help.out}`).toBe(0);
       expect(help.out, name).toMatch(/Usage: /);
@@ -33,5 +46,18 @@ describe("every script", () => {
       expect(wrong.out, name).toMatch(/no-such-option/);
       expect(wrong.out, name).not.toMatch(/\n\s+at /); // a message, not a stack trace
     }
+  });
+
+  test("a script with a main(argv) runs it when started as a command, and only then", { timeout: 30_000 }, async () => {
+    // The entry check of scripts/lib/cli-main.ts: started through tsx's command (a second node
+    // process whose argv[1] is the script), the script runs; imported, it does not (above).
+    const [name, script] = scripts.find(([n]) => n === "hint")!;
+    const r = await new Promise<Outcome>((resolve) => {
+      const child = spawn(process.execPath, [join(PROJECT_ROOT, "node_modules", "tsx", "dist", "cli.mjs"), script, "--no-such-option"], { cwd: PROJECT_ROOT });
+      let out = "";
+      child.stderr.on("data", (chunk) => (out += chunk));
+      child.on("close", (code) => resolve({ code, out }));
+    });
+    expect([r.code, r.out.trim()], name).toEqual([2, "hint: unknown option --no-such-option (known: --reset, --lang)"]);
   });
 });
