@@ -13,19 +13,24 @@ import { candidatesOf } from "../lib/round/candidates.ts";
 import { leaderboardCsv } from "../lib/round/csv.ts";
 import { fingerprint } from "../lib/round/fingerprint.ts";
 import { rowFromResults, rowWithoutResults, type Results } from "../lib/round/row.ts";
+import { runMain } from "./support/in-process.ts";
 
 const work = mkdtempSync(join(tmpdir(), "tuk-round-test-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function run(script: string, args: string[]): Promise<{ code: number | null; out: string }> {
+/** npm run grade, as a command of its own. */
+function grade(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", script), ...args], { cwd: PROJECT_ROOT, env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "grade.ts"), ...args], { cwd: PROJECT_ROOT, env: { ...process.env, NO_COLOR: "1" } });
     let out = "";
     child.stdout.on("data", (chunk) => (out += chunk));
     child.stderr.on("data", (chunk) => (out += chunk));
     child.on("close", (code) => resolve({ code, out }));
   });
 }
+
+/** npm run grade:round, through its main(argv) in this process: its grades are children of their own. */
+const round = (args: string[]) => runMain("scripts/grade-round.ts", args);
 
 const readJson = <T>(file: string) => JSON.parse(readFileSync(file, "utf8")) as T;
 
@@ -34,6 +39,17 @@ function stubCheckout(name: string): string {
   const dir = join(work, name);
   cpSync(join(PROJECT_ROOT, "katas", "01-regex-dispatch"), join(dir, "katas", "01-regex-dispatch"), { recursive: true });
   return dir;
+}
+
+/**
+ * A checkout whose kata 1 folder has no index.ts yet: grade runs and scores it 0 at once ("nothing
+ * to grade") without starting a test runner. What the round stores and skips is the same.
+ */
+function unstartedCheckout(name: string): string {
+  const dir = join(work, name, "katas", "01-regex-dispatch");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "notes.md"), "to do\n");
+  return join(work, name);
 }
 
 interface Index {
@@ -50,14 +66,18 @@ describe("grade:round", () => {
     const folders = [join(PROJECT_ROOT, "solutions"), knownBad, forgery, join(PROJECT_ROOT, "katas")];
     const out = join(work, "round1");
     const seed = "7";
-    const round = await run("grade-round.ts", [...folders, "--kata", "1", "--seed", seed, "--jobs", "2", "--json", out, "--csv", join(out, "board.csv"), "--markdown", join(out, "board.md"), "--html", join(out, "board.html")]);
-    expect(round.code, round.out).toBe(0);
-    const own = await Promise.all(folders.map(async (folder, i) => {
-      const json = join(work, `own-${i}.json`);
-      const graded = await run("grade.ts", ["--impl", folder, "--kata", "1", "--seed", seed, "--jobs", "1", "--json", json, ...(i === 1 ? ["--markdown", join(work, "own.md")] : [])]);
+    const ownGrade = async (folder: string, file: string, more: string[] = []) => {
+      const graded = await grade(["--impl", folder, "--kata", "1", "--seed", seed, "--jobs", "1", "--json", join(work, file), ...more]);
       expect(graded.code, graded.out).toBe(0);
-      return readJson<Results>(json);
-    }));
+      return readJson<Results>(join(work, file));
+    };
+    // Each folder's own npm run grade with the round's options, beside the round: run for the two
+    // whose grade is not known beforehand. The reference's is 100 on every level, the stub's 0, both clean.
+    const ownGrades = Promise.all([ownGrade(knownBad, "own-1.json", ["--markdown", join(work, "own.md")]), ownGrade(forgery, "own-2.json")]);
+    const known = (score: number) => ({ score, x_integrity: "ok", x_katas: [{ kata: "01-regex-dispatch", score, integrity: { status: "ok" }, levels: { L1: score, L2: score, L3: score } }] }) as unknown as Results;
+    const round1 = await round([...folders, "--kata", "1", "--seed", seed, "--jobs", "2", "--json", out, "--csv", join(out, "board.csv"), "--markdown", join(out, "board.md"), "--html", join(out, "board.html")]);
+    expect(round1.code, round1.out).toBe(0);
+    const own = [known(100), ...(await ownGrades), known(0)];
 
     const index = readJson<Index>(join(out, "index.json"));
     expect(index.candidates.map((c) => c.candidate).sort()).toEqual(["katas", "naive-regex", "runner-import", "solutions"]);
@@ -75,7 +95,7 @@ describe("grade:round", () => {
     expect(index.candidates[0].candidate).toBe("solutions");
     expect(index.candidates.find((c) => c.candidate === "runner-import")!.integrity).toBe("refused");
     expect(index.candidates.find((c) => c.candidate === "naive-regex")!.score).toBeLessThan(100);
-    expect(round.out).toMatch(/^1\s+solutions\s+100\.0/m);
+    expect(round1.out).toMatch(/^1\s+solutions\s+100\.0/m);
 
     const csv = readFileSync(join(out, "board.csv"), "utf8").trim().split("\r\n").map((line) => line.split(","));
     const column = (name: string) => csv[0].indexOf(name);
@@ -108,45 +128,46 @@ describe("grade:round", () => {
   });
 
   test("skips the candidates whose kata folders have not changed, grades the changed ones, and every one with --force", { timeout: 120_000 }, async () => {
-    const a = stubCheckout("skip-a");
-    const b = stubCheckout("skip-b");
+    const a = unstartedCheckout("skip-a");
+    const b = unstartedCheckout("skip-b");
     const out = join(work, "round2");
     const args = [a, b, "--kata", "1", "--json", out];
     const states = () => Object.fromEntries(readJson<Index>(join(out, "index.json")).candidates.map((c) => [c.candidate, c.state]));
 
-    expect((await run("grade-round.ts", args)).code).toBe(0);
+    expect((await round(args)).code).toBe(0);
     expect(states()).toEqual({ "skip-a": "graded", "skip-b": "graded" });
-    const again = await run("grade-round.ts", args);
+    const again = await round(args);
     expect(again.out).toMatch(/skip-a: unchanged since its last grade/);
     expect(states()).toEqual({ "skip-a": "cached", "skip-b": "cached" });
 
     writeFileSync(join(b, "katas", "01-regex-dispatch", "extra.ts"), "export const x = 1;\n");
-    await run("grade-round.ts", args);
+    await round(args);
     expect(states()).toEqual({ "skip-a": "cached", "skip-b": "graded" });
-    await run("grade-round.ts", [...args, "--force"]);
+    await round([...args, "--force"]);
     expect(states()).toEqual({ "skip-a": "graded", "skip-b": "graded" });
     // Another choice of katas is another grade.
-    await run("grade-round.ts", [a, "--kata", "1,2", "--json", out]);
+    await round([a, "--kata", "1,2", "--json", out]);
     expect(states()).toEqual({ "skip-a": "graded" });
   });
 
   test("a candidate that hangs past --budget is stopped, with all its processes and workspaces, and costs only itself", { timeout: 120_000 }, async () => {
     const hang = stubCheckout("hangs");
     const marker = `hangs-${process.pid}-${Date.now()}`;
-    writeFileSync(join(hang, "katas", "01-regex-dispatch", "index.ts"), `// ${marker}\nwhile (true) {}\nexport {};\n`);
+    // Blocked for good, as by an endless loop, but asleep: a loop would burn a core for the whole budget.
+    writeFileSync(join(hang, "katas", "01-regex-dispatch", "index.ts"), `// ${marker}\nAtomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);\nexport {};\n`);
     const fine = stubCheckout("fine");
     const out = join(work, "round3");
     // A seed of its own: every vitest of this round has it in its environment.
     const seed = String(100_000 + (process.pid % 100_000));
     const started = Date.now();
-    const round = await run("grade-round.ts", [hang, fine, "--kata", "1", "--budget", "15", "--seed", seed, "--json", out]);
-    expect(round.code, round.out).toBe(0);
+    const stopped = await round([hang, fine, "--kata", "1", "--budget", "15", "--seed", seed, "--json", out]);
+    expect(stopped.code, stopped.out).toBe(0);
     expect(Date.now() - started).toBeLessThan(60_000);
     const index = readJson<Index>(join(out, "index.json"));
     const hung = index.candidates.find((c) => c.candidate === "hangs")!;
     expect(hung).toMatchObject({ state: "over-budget", score: 0, results: null });
     expect(index.candidates.find((c) => c.candidate === "fine")).toMatchObject({ state: "graded", integrity: "ok" });
-    expect(round.out).toMatch(/hangs: over the budget of 15 s/);
+    expect(stopped.out).toMatch(/hangs: over the budget of 15 s/);
     // Nothing of the stopped grade is left: no process with the round's seed, no workspace with its code.
     if (existsSync("/proc/self/environ")) {
       const left = readdirSync("/proc").filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
@@ -167,8 +188,8 @@ describe("grade:round", () => {
   });
 
   test("--help, and a round with no folder or a missing one is a usage error", async () => {
-    expect((await run("grade-round.ts", [])).code).toBe(2);
-    const missing = await run("grade-round.ts", [join(work, "nowhere")]);
+    expect((await round([])).code).toBe(2);
+    const missing = await round([join(work, "nowhere")]);
     expect(missing.code).toBe(2);
     expect(missing.out).toMatch(/implementation folder not found/);
   });
