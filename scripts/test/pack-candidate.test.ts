@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -13,7 +13,10 @@ import { candidatePackage, type PackageJson } from "../lib/pack/package-json.ts"
 import { packPassages } from "../lib/pack/passages.ts";
 import { candidateReadme, README_TEMPLATES } from "../lib/pack/readme.ts";
 import { leftOut, packCandidate, type PackResult } from "../pack-candidate.ts";
+import { parseYaml, type Yaml } from "./support/yaml-subset.ts";
 
+// One pack for every test here (the candidate's files, and the workflow that grades them), and one
+// run of each expensive command in it: npm's install plan, and the workflow's steps.
 const dir = mkdtempSync(join(tmpdir(), "tuk-pack-"));
 let packed: PackResult;
 beforeAll(() => {
@@ -37,6 +40,40 @@ const projectPaths = () => withFolders(projectFiles(PROJECT_ROOT));
 function commandsAndFlags(text: string): string[] {
   return [...new Set([...text.matchAll(/npm (?:run [\w:-]+|test)|--[a-z][\w-]*/g)].map((m) => m[0]))].sort();
 }
+
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  with?: Record<string, string>;
+}
+
+const workflow = () => parseYaml(readFileSync(join(dir, ".github", "workflows", "grade.yml"), "utf8")) as { [key: string]: Yaml };
+const steps = () => (workflow().jobs as unknown as { grade: { steps: Step[] } }).grade.steps;
+
+const once = <T>(make: () => T): (() => T) => {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+};
+
+/** npm's plan of `npm ci` from the pack's lock, without the network (before node_modules exists). */
+const npmCiPlan = once(() => spawnSync("npm", ["ci", "--dry-run", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: dir, encoding: "utf8" }));
+
+/**
+ * The workflow's steps after `npm ci`, run in the packed folder as GitHub would, with the
+ * dependencies as `npm ci` would put them, without the network: a link to ours.
+ */
+const workflowRun = once(() => {
+  npmCiPlan();
+  symlinkSync(join(PROJECT_ROOT, "node_modules"), join(dir, "node_modules"));
+  const summaryFile = join(dir, "step-summary.md");
+  const runs: Array<{ step: Step; result: SpawnSyncReturns<string> }> = [];
+  for (const step of steps().filter((s) => s.run && s.run !== "npm ci")) {
+    runs.push({ step, result: spawnSync("bash", ["-e", "-c", step.run!], { cwd: dir, encoding: "utf8", env: { ...process.env, GITHUB_STEP_SUMMARY: summaryFile, CI: "true", NO_COLOR: "1" } }) });
+  }
+  return { runs, summaryFile };
+});
 
 describe("pack:candidate", () => {
   test("leaves out the references, the bank, the fixtures and the interviewer material", () => {
@@ -141,27 +178,75 @@ describe("pack:candidate", () => {
     expect(prunedLock(lock, pkg.devDependencies)).toEqual(lock);
     expect(Object.keys(lock.packages).length).toBeLessThan(Object.keys(full.packages).length);
     // npm itself agrees: with only the lock, it plans a complete install without the network.
-    const ci = spawnSync("npm", ["ci", "--dry-run", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: dir, encoding: "utf8" });
+    const ci = npmCiPlan();
     expect(ci.status, ci.stdout + ci.stderr).toBe(0);
     expect(existsSync(join(dir, "node_modules"))).toBe(false);
   }, 30_000);
 
-  test("is runnable: npm run grade inside it grades the stub at 0 with every visible test; npm test says it grades", () => {
-    // The dependencies as `npm install` would put them, without the network: a link to ours.
-    symlinkSync(join(PROJECT_ROOT, "node_modules"), join(dir, "node_modules"));
-    const out = join(dir, "r.json");
-    const run = spawnSync("npm", ["run", "-s", "grade", "--", "--kata", "3", "--json", out], { cwd: dir, encoding: "utf8" });
-    expect(run.status, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).not.toMatch(/differ from the committed ones/);
-    const report = JSON.parse(readFileSync(out, "utf8"));
+  test("is runnable: npm run grade inside it (the workflow's grade) grades the stubs at 0 with every visible test; npm test says it grades", () => {
+    const { runs } = workflowRun();
+    const grade = runs.find(({ step }) => /^npm run grade -- /.test(step.run!))!;
+    expect(grade.result.status, grade.result.stdout + grade.result.stderr).toBe(0);
+    expect(grade.result.stdout).not.toMatch(/differ from the committed ones/);
+    const report = json<{ version: number; score: number; tests: Array<{ x_kata: string }> }>("results.json");
     expect(report.version).toBe(3);
     expect(report.score).toBe(0);
-    expect(report.tests.length).toBe(loadManifest()!.katas["03-agent-loop"].tests.length);
+    for (const [kata, entry] of Object.entries(loadManifest()!.katas)) expect(report.tests.filter((t) => t.x_kata === kata).length, kata).toBe(entry.tests.length);
     expect(existsSync(join(dir, "solutions"))).toBe(false);
 
     const npmTest = spawnSync("npm", ["test", "-s", "--", "--help"], { cwd: dir, encoding: "utf8" });
     expect(npmTest.status, npmTest.stdout + npmTest.stderr).toBe(0);
     expect(npmTest.stdout).toMatch(/^npm test grades your katas: it runs npm run grade\n/);
     expect(npmTest.stdout).toMatch(/Usage: npm run grade/);
-  }, 60_000);
+  }, 120_000);
+});
+
+describe("the pack's workflow", () => {
+  test("the YAML reader reads what it is given, and refuses what it does not know", () => {
+    expect(parseYaml("a:\n  b: 'x'' y' # c\n  c:\n    - d: 1\n      e: |\n        one\n        two\n    - f\n")).toEqual({ a: { b: "x' y", c: [{ d: "1", e: "one\ntwo\n" }, "f"] } });
+    expect(() => parseYaml("a: [1, 2]\n")).toThrow(/flow/);
+    expect(() => parseYaml("a: 1\n b: 2\n")).toThrow(/indentation/);
+    expect(() => parseYaml("a:\n\tb: 1\n")).toThrow(/tab/);
+  });
+
+  test("is in the pack and runs on push: checkout, Node, npm ci, the visible grade, the job summary, the reports as artifacts", () => {
+    const doc = workflow();
+    expect(Object.keys(doc.on as object)).toContain("push");
+    const all = steps();
+    const index = (predicate: (s: Step) => boolean) => all.findIndex(predicate);
+    const checkout = index((s) => /^actions\/checkout@v\d+$/.test(s.uses ?? ""));
+    const node = index((s) => /^actions\/setup-node@v\d+$/.test(s.uses ?? ""));
+    const ci = index((s) => s.run === "npm ci");
+    const grade = index((s) => /^npm run grade -- /.test(s.run ?? ""));
+    const summary = index((s) => /GITHUB_STEP_SUMMARY/.test(s.run ?? ""));
+    const upload = index((s) => /^actions\/upload-artifact@v\d+$/.test(s.uses ?? ""));
+    expect([checkout, node, ci, grade, summary, upload].every((i) => i >= 0), JSON.stringify(all)).toBe(true);
+    expect(checkout < node && node < ci && ci < grade && grade < summary && summary < upload).toBe(true);
+    expect(Number(all[node].with?.["node-version"])).toBeGreaterThanOrEqual(20);
+    const gradeRun = all[grade].run!;
+    expect(gradeRun).not.toMatch(/--bank|--impl/);
+    const file = (flag: string) => new RegExp(`--${flag} (\\S+)`).exec(gradeRun)?.[1];
+    expect(file("json") && file("html") && file("markdown")).toBeTruthy();
+    expect(all[summary].run).toContain(file("markdown"));
+    // The summary and the reports are wanted most when the grade fails.
+    expect(all[summary].if).toBe("always()");
+    expect(all[upload].if).toBe("always()");
+    expect(all[upload].with?.path.split("\n").filter(Boolean).sort()).toEqual([file("html"), file("json")].sort());
+  });
+
+  test("its commands pass in the packed folder: the grade writes results.json, the HTML report and a Markdown summary", () => {
+    // npm ci without the network: npm plans the install from the lock (the dependencies are ours, linked).
+    const ci = npmCiPlan();
+    expect(ci.status, ci.stdout + ci.stderr).toBe(0);
+    const { runs, summaryFile } = workflowRun();
+    expect(runs.length).toBeGreaterThan(0);
+    for (const { step, result } of runs) expect(result.status, `${step.run}\n${result.stdout}${result.stderr}`).toBe(0);
+    const results = JSON.parse(readFileSync(join(dir, "results.json"), "utf8")) as { version: number; score: number; max_score: number };
+    expect(results).toMatchObject({ version: 3, score: 0, max_score: 100 });
+    expect(readFileSync(join(dir, "report.html"), "utf8")).toMatch(/^<!doctype html>/);
+    const summary = readFileSync(summaryFile, "utf8");
+    expect(summary).toMatch(/^### tool-use-katas: 0\.0 \/ 100$/m);
+    for (const kata of ["01-regex-dispatch", "02-schema-validation", "03-agent-loop"]) expect(summary).toMatch(new RegExp(`^\\| ${kata} \\| 0\\.0 \\|`, "m"));
+    expect(existsSync(join(dir, "summary.md"))).toBe(true);
+  }, 120_000);
 });
