@@ -295,9 +295,11 @@ describe("6. Timeouts and retries", () => {
     expect(now, "systemClock.now() is Date.now()").toBeGreaterThanOrEqual(before);
     expect(now, "systemClock.now() is Date.now()").toBeLessThanOrEqual(Date.now());
     let slept = false;
+    const asleepAt = performance.now();
     const sleeping = systemClock.sleep(20).then(() => (slept = true));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(slept, "systemClock.sleep waits on a real timer: not resolved at once").toBe(false);
+    // On a busy machine the 20 ms may pass before setImmediate's turn: then it is right to be awake.
+    if (performance.now() - asleepAt < 15) expect(slept, "systemClock.sleep waits on a real timer: not resolved at once").toBe(false);
     await sleeping;
     expect(slept, "systemClock.sleep resolves after its time").toBe(true);
     const controller = new AbortController();
