@@ -8,7 +8,7 @@
 // that the specs find `node_modules` by walking up, as Node does: a `node_modules` symlink inside
 // the workspace would be a way out of it (the permission model checks a path as written, while the
 // kernel follows the link and then the `..`).
-import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { PROJECT_ROOT } from "../impl-root.ts";
 
@@ -35,8 +35,15 @@ export interface SealOptions {
   includeBank: boolean;
 }
 
-/** Copies regular files only: a symlink in a candidate's folder could point at the interviewer's files. */
-function copyTree(from: string, to: string, skip: (rel: string) => boolean, skipped: string[], base = from): void {
+/**
+ * Copies regular files only: a symlink in a candidate's folder could point at the interviewer's
+ * files. With `link`, a file is hard-linked where it can be (same file system) rather than copied:
+ * for the specs, their helpers and data, which nothing in a graded run can write (the test workers
+ * may write only in their progress folder), and which are most of a workspace's files: copying
+ * them was most of the grader's own time. A candidate's files are always copied, so that a save
+ * during a grade does not change what is being graded.
+ */
+function copyTree(from: string, to: string, skip: (rel: string) => boolean, skipped: string[], link = false, base = from): void {
   mkdirSync(to, { recursive: true });
   for (const name of readdirSync(from)) {
     const source = join(from, name);
@@ -46,8 +53,19 @@ function copyTree(from: string, to: string, skip: (rel: string) => boolean, skip
     if (stat.isSymbolicLink()) skipped.push(`${rel}: a symbolic link (not copied: a kata's files are its own)`);
     else if (stat.isDirectory()) {
       if (name === "node_modules") skipped.push(`${rel}: a node_modules folder (not copied: a kata has no dependencies)`);
-      else copyTree(source, join(to, name), skip, skipped, base);
-    } else if (stat.isFile()) copyFileSync(source, join(to, name));
+      else copyTree(source, join(to, name), skip, skipped, link, base);
+    } else if (stat.isFile()) {
+      if (!link || !tryLink(source, join(to, name))) copyFileSync(source, join(to, name));
+    }
+  }
+}
+
+function tryLink(source: string, target: string): boolean {
+  try {
+    linkSync(source, target);
+    return true;
+  } catch {
+    return false; // another file system, or one without hard links
   }
 }
 
@@ -57,12 +75,12 @@ export function sealWorkspace(options: SealOptions): SealedWorkspace {
   const skipped: string[] = [];
   const spec = join(PROJECT_ROOT, "spec");
   const none = () => false;
-  copyTree(join(spec, "support"), join(root, "spec", "support"), none, skipped);
-  copyTree(join(spec, "data"), join(root, "spec", "data"), none, skipped);
+  copyTree(join(spec, "support"), join(root, "spec", "support"), none, skipped, true);
+  copyTree(join(spec, "data"), join(root, "spec", "data"), none, skipped, true);
   const implRoot = join(root, "impl");
   const kataSkipped: string[] = [];
   for (const kataId of options.kataIds) {
-    copyTree(join(spec, kataId), join(root, "spec", kataId), (rel) => !options.includeBank && rel === "bank", skipped);
+    copyTree(join(spec, kataId), join(root, "spec", kataId), (rel) => !options.includeBank && rel === "bank", skipped, true);
     const mine: string[] = [];
     copyTree(join(options.implRoot, kataId), join(implRoot, kataId), none, mine);
     kataSkipped.push(...mine.map((s) => `${kataId}/${s}`));
