@@ -8,13 +8,13 @@ import { pathToFileURL } from "node:url";
 import { TAG_PATTERN } from "../spec/support/graded.ts";
 import { parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
-import { listKatas } from "./lib/grader/katas.ts";
+import { listKatas, type Kata } from "./lib/grader/katas.ts";
 import { fixtureImplRoot } from "./lib/fixtures/known-bad.ts";
 import { chooseTests } from "./lib/grader/only.ts";
-import { gradeKata } from "./lib/grader/run-kata.ts";
+import { gradeKatas } from "./lib/grader/run-kata.ts";
 import { untrusted } from "./lib/grader/integrity.ts";
 import { splitTag } from "./lib/grader/test-result.ts";
-import { hashFiles, loadManifest } from "./lib/grader/manifest.ts";
+import { hashFiles, loadManifest, type KataManifest, type ManifestTest } from "./lib/grader/manifest.ts";
 
 const SELF_TEST_FLAGS: Record<string, FlagSpec> = {
   only: { value: true, repeatable: true, valueName: "TEXT", description: "run only the checks whose name contains TEXT (repeatable): a quicker loop while working on one fixture" },
@@ -217,60 +217,98 @@ interface KnownBad {
   mustFail: string[];
 }
 
+interface KnownBadFixture {
+  name: string;
+  dir: string;
+  expect: KnownBad;
+}
+
+/**
+ * The known-bad fixtures, graded in batches of one fixture per kata: a batch is one grade (one
+ * test run, each kata in processes of its own, as a candidate's three katas are), so 14 fixtures
+ * cost 5 runs instead of 14. One check per batch; each problem names its fixture.
+ */
 function knownBadChecks(): Check[] {
   const root = join(PROJECT_ROOT, "spec", "fixtures", "known-bad");
   if (!existsSync(root)) return [];
-  return readdirSync(root).sort().map((name): Check => {
+  const fixtures: KnownBadFixture[] = readdirSync(root).sort().map((name) => {
     const dir = join(root, name);
-    const expect = JSON.parse(readFileSync(join(dir, "expect.json"), "utf8")) as KnownBad;
-    return {
-      name: `known-bad "${name}" (${expect.flaw}) loses the tests that name its flaw`,
-      cost: 5,
-      async run() {
-        const kata = katas.find((k) => k.id === expect.kata);
-        if (!kata) return [`expect.json names an unknown kata ${expect.kata}`];
-        const entry = manifest?.katas[kata.id];
-        if (!entry) return [`spec/manifest.json has no ${kata.id}`];
-        // Graded on the tests it must lose (as the report names them, "NN-kata > task > test"), and,
-        // to show it has one flaw and is not broken everywhere, on the basic-use (L1) tests of the same
-        // spec files: it must pass one of those. The grade loads only these spec files.
-        const reported = (name: string) => `${kata.id} > ${splitTag(name).name}`;
-        const flawed = entry.tests.filter((t) => expect.mustFail.some((p) => reported(t.name).includes(p)));
-        const files = new Set(flawed.map((t) => t.file));
-        const controls = entry.tests.filter((t) => files.has(t.file) && !flawed.includes(t) && splitTag(t.name).level === "L1").map((t) => reported(t.name));
-        let impl: string;
-        let chosen: ReadonlySet<string> | undefined;
-        try {
-          impl = fixtureImplRoot(dir, join(work, "known-bad", name));
-          chosen = chooseTests(manifest!, [kata], [...expect.mustFail, ...controls], false).get(kata.id);
-        } catch (error) {
-          return [(error as Error).message];
-        }
-        // Graded from here rather than through the grade command: the same grading (its own vitest
-        // child, watchdog, verdicts), without a second tsx start-up for each of the fixtures.
-        const workDir = join(work, "known-bad-runs", name);
-        mkdirSync(workDir, { recursive: true });
-        const seed = Math.floor(Math.random() * 2 ** 31);
-        const run = await gradeKata(kata, entry, { implRoot: impl, seed, timeoutMs: 60_000, workDir, includeBank: false, ...(chosen ? { only: chosen } : {}) });
-        const report = { tests: run.tests.map((t) => ({ name: `${kata.id} > ${t.name}`, status: t.status })) };
-        const problems: string[] = [];
-        if (untrusted(run.integrity)) problems.push(`an honest flaw was taken for a forgery: ${JSON.stringify(run.integrity)}`);
-        for (const pattern of expect.mustFail) {
-          const matched = report.tests.filter((t) => t.name.includes(pattern));
-          if (matched.length === 0) problems.push(`mustFail "${pattern}" matches no test`);
-          for (const t of matched) if (t.status === "pass") problems.push(`passes although it should lose it: ${t.name}`);
-        }
-        const graded = new Set(report.tests.map((t) => t.name));
-        for (const t of flawed) if (!graded.has(reported(t.name))) problems.push(`not graded: ${reported(t.name)}`);
-        if (controls.length === 0) problems.push("the spec files of its flaw hold no other L1 test to show it is not broken everywhere");
-        else if (!report.tests.some((t) => controls.includes(t.name) && t.status === "pass")) {
-          problems.push(`passes none of the ${controls.length} other L1 tests of the spec files of its flaw: a fixture should have one flaw, not be broken everywhere`);
-        }
-        if (problems.length > 0) problems.push(...run.problems, `seed ${seed}: npm run grade -- --impl ${relative(PROJECT_ROOT, dir)} --kata ${kata.number} --seed ${seed}`);
-        return problems;
-      },
-    };
+    return { name, dir, expect: JSON.parse(readFileSync(join(dir, "expect.json"), "utf8")) as KnownBad };
   });
+  const batches: KnownBadFixture[][] = [];
+  for (const kata of katas) {
+    fixtures.filter((f) => f.expect.kata === kata.id).forEach((fixture, i) => (batches[i] ??= []).push(fixture));
+  }
+  const strays = fixtures.filter((f) => !katas.some((k) => k.id === f.expect.kata));
+  if (strays.length > 0) batches.push(strays);
+  return batches.map((batch, i): Check => ({
+    name: `known-bad ${batch.map((f) => `"${f.name}"`).join(", ")} (batch ${i + 1}): each loses the tests that name its flaw, and passes some other L1 test`,
+    cost: 2 + batch.length,
+    run: () => gradeKnownBad(batch, i),
+  }));
+}
+
+async function gradeKnownBad(batch: KnownBadFixture[], index: number): Promise<string[]> {
+  const problems: string[] = [];
+  const impl = join(work, "known-bad", `batch-${index + 1}`);
+  const graded: Array<{ fixture: KnownBadFixture; kata: Kata; entry: KataManifest; flawed: ManifestTest[]; controls: string[]; chosen: ReadonlySet<string> }> = [];
+  for (const fixture of batch) {
+    const { expect } = fixture;
+    const say = (problem: string) => problems.push(`${fixture.name}: ${problem}`);
+    const kata = katas.find((k) => k.id === expect.kata);
+    if (!kata) {
+      say(`expect.json names an unknown kata ${expect.kata}`);
+      continue;
+    }
+    const entry = manifest?.katas[kata.id];
+    if (!entry) {
+      say(`spec/manifest.json has no ${kata.id}`);
+      continue;
+    }
+    // Graded on the tests it must lose (as the report names them, "NN-kata > task > test"), and,
+    // to show it has one flaw and is not broken everywhere, on the basic-use (L1) tests of the same
+    // spec files: it must pass one of those. The grade loads only these spec files.
+    const reported = (name: string) => `${kata.id} > ${splitTag(name).name}`;
+    const flawed = entry.tests.filter((t) => expect.mustFail.some((p) => reported(t.name).includes(p)));
+    const files = new Set(flawed.map((t) => t.file));
+    const controls = entry.tests.filter((t) => files.has(t.file) && !flawed.includes(t) && splitTag(t.name).level === "L1").map((t) => reported(t.name));
+    try {
+      // Each fixture makes only its own kata's folder, so a batch's fixtures share one impl root.
+      fixtureImplRoot(fixture.dir, impl);
+      const chosen = chooseTests(manifest!, [kata], [...expect.mustFail, ...controls], false).get(kata.id);
+      if (!chosen) throw new Error("no test of the manifest matches its mustFail patterns");
+      graded.push({ fixture, kata, entry, flawed, controls, chosen });
+    } catch (error) {
+      say((error as Error).message);
+    }
+  }
+  if (graded.length === 0) return problems;
+  // Graded from here rather than through the grade command: the same grading (its own vitest
+  // child, watchdog, verdicts), without a tsx start-up for each batch.
+  const workDir = join(work, "known-bad-runs", `batch-${index + 1}`);
+  mkdirSync(workDir, { recursive: true });
+  const seed = Math.floor(Math.random() * 2 ** 31);
+  const runs = await gradeKatas(graded.map((g) => ({ kata: g.kata, manifest: g.entry, only: g.chosen })), { implRoot: impl, seed, timeoutMs: 60_000, workDir, includeBank: false });
+  for (const [i, { fixture, kata, flawed, controls }] of graded.entries()) {
+    const run = runs[i];
+    const found: string[] = [];
+    const report = { tests: run.tests.map((t) => ({ name: `${kata.id} > ${t.name}`, status: t.status })) };
+    if (untrusted(run.integrity)) found.push(`an honest flaw was taken for a forgery: ${JSON.stringify(run.integrity)}`);
+    for (const pattern of fixture.expect.mustFail) {
+      const matched = report.tests.filter((t) => t.name.includes(pattern));
+      if (matched.length === 0) found.push(`mustFail "${pattern}" matches no test`);
+      for (const t of matched) if (t.status === "pass") found.push(`passes although it should lose it: ${t.name}`);
+    }
+    const reported = new Set(report.tests.map((t) => t.name));
+    for (const t of flawed) if (!reported.has(`${kata.id} > ${splitTag(t.name).name}`)) found.push(`not graded: ${kata.id} > ${splitTag(t.name).name}`);
+    if (controls.length === 0) found.push("the spec files of its flaw hold no other L1 test to show it is not broken everywhere");
+    else if (!report.tests.some((t) => controls.includes(t.name) && t.status === "pass")) {
+      found.push(`passes none of the ${controls.length} other L1 tests of the spec files of its flaw: a fixture should have one flaw, not be broken everywhere`);
+    }
+    if (found.length > 0) found.push(...run.problems, `seed ${seed}: npm run grade -- --impl ${relative(PROJECT_ROOT, fixture.dir)} --kata ${kata.number} --seed ${seed}`);
+    problems.push(...found.map((p) => `${fixture.name}: ${p}`));
+  }
+  return problems;
 }
 
 interface Sabotage {
