@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { PROJECT_ROOT } from "../lib/impl-root.ts";
-import { runMain, type Outcome } from "./support/in-process.ts";
+import { runCommand, runMain, type Outcome } from "./support/run-script.ts";
 
 /** Every `npm run` script that is one of ours (tsx scripts/NAME.ts), by its npm name. */
 const scripts = Object.entries(JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8")).scripts as Record<string, string>)
@@ -12,17 +12,6 @@ const scripts = Object.entries(JSON.parse(readFileSync(join(PROJECT_ROOT, "packa
 
 /** A script that exports `main(argv)` runs only when started as a command (scripts/lib/cli-main.ts). */
 const exportsMain = (script: string) => /^export (const|async function|function) main\b/m.test(readFileSync(join(PROJECT_ROOT, script), "utf8"));
-
-/** As a command, in a process of its own. */
-function spawned(script: string, args: string[]): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { cwd: PROJECT_ROOT, env: { ...process.env, NO_COLOR: "1" } });
-    let out = "";
-    child.stdout.on("data", (chunk) => (out += chunk));
-    child.stderr.on("data", (chunk) => (out += chunk));
-    child.on("close", (code) => resolve({ code, out }));
-  });
-}
 
 describe("every script", () => {
   test("the list is the project's scripts", () => {
@@ -34,7 +23,7 @@ describe("every script", () => {
     // console); the others (grade, self-test) are started as commands meanwhile.
     const [callable, commands] = [scripts.filter(([, s]) => exportsMain(s)), scripts.filter(([, s]) => !exportsMain(s))];
     expect(commands.map(([name]) => name).sort()).toEqual(["grade", "test"]);
-    const started = Promise.all(commands.map(async ([name, script]) => ({ name, help: await spawned(script, ["--help"]), wrong: await spawned(script, ["--no-such-option"]) })));
+    const started = Promise.all(commands.map(async ([name, script]) => ({ name, help: await runCommand(script, ["--help"]), wrong: await runCommand(script, ["--no-such-option"]) })));
     const results = [];
     for (const [name, script] of callable) results.push({ name, help: await runMain(script, ["--help"]), wrong: await runMain(script, ["--no-such-option"]) });
     results.push(...(await started));

@@ -1,6 +1,5 @@
 // `--level 1` on grade: which tests it chooses (alone or with --only), and that a level-narrowed
 // grade runs, scores and reports those alone, saying so in the terminal, results.json and HTML.
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +13,7 @@ import { htmlReport } from "../lib/grader/report-html.ts";
 import { jsonReport, type RunInfo } from "../lib/grader/report-json.ts";
 import { score } from "../lib/grader/score.ts";
 import { KATA1, kata1Variant } from "./support/kata1-variants.ts";
+import { runCommand } from "./support/run-script.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "tuk-level-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,13 +41,7 @@ const katas = [
 const realManifest = JSON.parse(readFileSync(join(PROJECT_ROOT, "spec", "manifest.json"), "utf8")) as Manifest;
 const l1Count = realManifest.katas[KATA1].tests.filter((t) => / \[L1 w\d+\]$/.test(t.name)).length;
 
-function grade(...args: string[]) {
-  return spawnSync(process.execPath, [join(PROJECT_ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/grade.ts", ...args], {
-    cwd: PROJECT_ROOT,
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-}
+const grade = (...args: string[]) => runCommand("scripts/grade.ts", args);
 
 describe("--level", () => {
   test("reads 1, 1,2 and L1,L3, in level order; every level is no narrowing; anything else is a usage error", () => {
@@ -88,11 +82,11 @@ describe("--level", () => {
     expect(htmlReport([], score([]), { ...info, levels: ["L1"] })).toContain('<p class="narrowed" data-levels="L1">--level 1: L1 tests only; scores cover them alone</p>');
   });
 
-  test("a grade at --level 1 runs and scores the L1 tests alone (an L2 test that hangs is never run), and every report says so", { timeout: 120_000 }, () => {
+  test("a grade at --level 1 runs and scores the L1 tests alone (an L2 test that hangs is never run), and every report says so", { timeout: 120_000 }, async () => {
     const impl = kata1Variant(join(dir, "hangs"), "hangs");
     const [json, html] = [join(dir, "l1.json"), join(dir, "l1.html")];
-    const r = grade("--impl", impl, "--kata", "1", "--level", "1", "--json", json, "--html", html, "--timeout", "30");
-    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const r = await grade("--impl", impl, "--kata", "1", "--level", "1", "--json", json, "--html", html, "--timeout", "30");
+    expect(r.code, r.out).toBe(0);
     expect(r.stdout).toContain("! --level 1: L1 tests only; scores cover them alone");
     expect(r.stdout).toMatch(/01-regex-dispatch\s+100\.0\s+100\.0\s+-\s+-\s+(\d+)\/\1/);
     // The stage after: the same command one level up.
@@ -105,11 +99,11 @@ describe("--level", () => {
     expect(readFileSync(html, "utf8")).toContain("--level 1: L1 tests only; scores cover them alone");
   });
 
-  test("--level and --only together grade the tests both choose; a wrong level is a usage error", { timeout: 60_000 }, () => {
+  test("--level and --only together grade the tests both choose; a wrong level is a usage error", { timeout: 60_000 }, async () => {
     const impl = kata1Variant(join(dir, "fails-l2"), "fails-l2");
     const json = join(dir, "both.json");
-    const r = grade("--impl", impl, "--kata", "1", "--level", "2", "--only", "safe calculator", "--json", json);
-    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const r = await grade("--impl", impl, "--kata", "1", "--level", "2", "--only", "safe calculator", "--json", json);
+    expect(r.code, r.out).toBe(0);
     expect(r.stdout).toContain("--level 2: L2 tests only");
     expect(r.stdout).toMatch(/--only: 01-regex-dispatch: \d+ of its tests/);
     const report = JSON.parse(readFileSync(json, "utf8"));
@@ -120,8 +114,8 @@ describe("--level", () => {
       expect(t.name).toContain("safe calculator");
     }
     expect(report.tests.some((t: { status: string }) => t.status === "fail")).toBe(true);
-    const bad = grade("--kata", "1", "--level", "4");
-    expect(bad.status).toBe(2);
+    const bad = await grade("--kata", "1", "--level", "4");
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--level: no level "4"');
   });
 });

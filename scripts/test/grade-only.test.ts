@@ -1,6 +1,5 @@
 // `npm run grade -- --only TEXT`: which tests a narrowed grade chooses, and that it runs and reports
 // those alone (the rest are neither run nor scored as failures or passes).
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +8,7 @@ import { parseArgs, UsageError } from "../lib/cli-args.ts";
 import { PROJECT_ROOT } from "../lib/impl-root.ts";
 import { chooseTests } from "../lib/grader/only.ts";
 import type { Manifest } from "../lib/grader/manifest.ts";
+import { runCommand } from "./support/run-script.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "tuk-only-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -53,18 +53,14 @@ describe("grade --only", () => {
     expect(() => chooseTests(manifest, katas, ["[L1"], false)).toThrow(UsageError);
   });
 
-  test("a narrowed grade runs and reports the chosen tests alone", () => {
+  test("a narrowed grade runs and reports the chosen tests alone", async () => {
     const real = JSON.parse(readFileSync(join(PROJECT_ROOT, "spec", "manifest.json"), "utf8")) as Manifest;
     const tests = real.katas["03-agent-loop"].tests;
     const name = (t: { name: string }) => t.name.replace(/ \[L\d w\d+\]$/, "");
     const [first, second] = [tests[0], tests.find((t) => t.file !== tests[0].file)!];
     const out = join(dir, "r.json");
-    const r = spawnSync(
-      process.execPath,
-      [join(PROJECT_ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/grade.ts", "--impl", "solutions", "--kata", "3", "--only", name(first), "--only", name(second), "--json", out],
-      { cwd: PROJECT_ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } },
-    );
-    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const r = await runCommand("scripts/grade.ts", ["--impl", "solutions", "--kata", "3", "--only", name(first), "--only", name(second), "--json", out]);
+    expect(r.code, r.out).toBe(0);
     expect(r.stdout).toMatch(/--only: 03-agent-loop: 2 of its tests/);
     const report = JSON.parse(readFileSync(out, "utf8"));
     expect(report.x_only).toEqual([name(first), name(second)]);

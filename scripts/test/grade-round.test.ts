@@ -1,8 +1,7 @@
 // npm run grade:round: the leaderboard's rows are each folder's own `npm run grade`; unchanged
 // candidates are not graded again (unless --force); a hanging candidate costs itself only; the
 // CSV, JSON, Markdown and HTML outputs say the same thing.
-import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
@@ -13,21 +12,11 @@ import { candidatesOf } from "../lib/round/candidates.ts";
 import { leaderboardCsv } from "../lib/round/csv.ts";
 import { fingerprint } from "../lib/round/fingerprint.ts";
 import { rowFromResults, rowWithoutResults, type Results } from "../lib/round/row.ts";
-import { runMain } from "./support/in-process.ts";
+import { processesWithEnv } from "./support/processes.ts";
+import { runCommand, runMain } from "./support/run-script.ts";
 
 const work = mkdtempSync(join(tmpdir(), "tuk-round-test-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** npm run grade, as a command of its own. */
-function grade(args: string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(PROJECT_ROOT, "scripts", "grade.ts"), ...args], { cwd: PROJECT_ROOT, env: { ...process.env, NO_COLOR: "1" } });
-    let out = "";
-    child.stdout.on("data", (chunk) => (out += chunk));
-    child.stderr.on("data", (chunk) => (out += chunk));
-    child.on("close", (code) => resolve({ code, out }));
-  });
-}
 
 /** npm run grade:round, through its main(argv) in this process: its grades are children of their own. */
 const round = (args: string[]) => runMain("scripts/grade-round.ts", args);
@@ -67,7 +56,7 @@ describe("grade:round", () => {
     const out = join(work, "round1");
     const seed = "7";
     const ownGrade = async (folder: string, file: string, more: string[] = []) => {
-      const graded = await grade(["--impl", folder, "--kata", "1", "--seed", seed, "--jobs", "1", "--json", join(work, file), ...more]);
+      const graded = await runCommand("scripts/grade.ts", ["--impl", folder, "--kata", "1", "--seed", seed, "--jobs", "1", "--json", join(work, file), ...more]);
       expect(graded.code, graded.out).toBe(0);
       return readJson<Results>(join(work, file));
     };
@@ -169,16 +158,7 @@ describe("grade:round", () => {
     expect(index.candidates.find((c) => c.candidate === "fine")).toMatchObject({ state: "graded", integrity: "ok" });
     expect(stopped.out).toMatch(/hangs: over the budget of 15 s/);
     // Nothing of the stopped grade is left: no process with the round's seed, no workspace with its code.
-    if (existsSync("/proc/self/environ")) {
-      const left = readdirSync("/proc").filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
-        try {
-          return readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`FC_SEED=${seed}`);
-        } catch {
-          return false;
-        }
-      });
-      expect(left.map((pid) => { try { return readlinkSync(`/proc/${pid}/cwd`); } catch { return pid; } })).toEqual([]);
-    }
+    expect(processesWithEnv(`FC_SEED=${seed}`)).toEqual([]);
     const workspaces = existsSync(SEALED_PARENT) ? readdirSync(SEALED_PARENT) : [];
     const ours = workspaces.filter((w) => {
       const file = join(SEALED_PARENT, w, "impl", "01-regex-dispatch", "index.ts");

@@ -1,10 +1,10 @@
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { PROJECT_ROOT } from "../lib/impl-root.ts";
 import { FLAW_DIFF, applyHunks, knownBadImplRoot, parseUnifiedDiff } from "../lib/fixtures/known-bad.ts";
+import { runCommand } from "./support/run-script.ts";
 
 const DIFF = `--- a/step.ts
 +++ b/step.ts
@@ -57,14 +57,10 @@ describe("known-bad fixtures kept as a diff against the reference", () => {
 });
 
 describe("npm run grade -- --impl <a fixture kept as a diff>", () => {
-  test("grades the reference with the flaw applied, and says so", () => {
+  test("grades the reference with the flaw applied, and says so", async () => {
     const out = join(work, "r.json");
-    const r = spawnSync(
-      process.execPath,
-      ["--import", "tsx", "scripts/grade.ts", "--impl", "spec/fixtures/known-bad/single-decode-arguments", "--kata", "2", "--only", "a double-encoded string is decoded twice", "--json", out],
-      { cwd: PROJECT_ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } },
-    );
-    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const r = await runCommand("scripts/grade.ts", ["--impl", "spec/fixtures/known-bad/single-decode-arguments", "--kata", "2", "--only", "a double-encoded string is decoded twice", "--json", out]);
+    expect(r.code, r.out).toBe(0);
     expect(r.stdout).toContain("Grading spec/fixtures/known-bad/single-decode-arguments (solutions/02-schema-validation with its flaw.diff)");
     const report = JSON.parse(readFileSync(out, "utf8")) as { tests: Array<{ name: string; status: string }> };
     expect(report.tests.length).toBeGreaterThan(0);

@@ -1,7 +1,6 @@
 // The next step follows the README: lowest level not yet passing, then task order, examples before
 // properties and bulk real-data tests. One order for grade's next steps and failure list, watch's
 // "next" and the HTML report; on the fresh stubs it names an L1 example of each README's task 1.
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +15,7 @@ import { expectedTest, type KataRun } from "../lib/grader/run-kata.ts";
 import { score } from "../lib/grader/score.ts";
 import type { TestResult } from "../lib/grader/test-result.ts";
 import { kata1Variant } from "./support/kata1-variants.ts";
+import { runCommand, runMain } from "./support/run-script.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "tuk-next-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,19 +38,6 @@ function firstTaskHeading(kata: Kata): string {
 const result = (over: Partial<TestResult> & Pick<TestResult, "name">): TestResult => ({
   kata: "01-a", file: "spec/01-a/x.spec.ts", level: "L1", weight: 1, bank: false, taskId: Number(/^(\d+)\./.exec(over.name)?.[1]) || undefined, status: "fail", ...over,
 });
-
-function spawnText(script: string, args: string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(PROJECT_ROOT, "node_modules", "tsx", "dist", "cli.mjs"), script, ...args], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, NO_COLOR: "1" },
-    });
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
-    child.stderr.setEncoding("utf8").on("data", (c: string) => (out += c));
-    child.on("close", (code) => resolve({ code, out }));
-  });
-}
 
 describe("the next test to make pass", () => {
   test("orders by level, then task number, then example < mutation-pinned example < property < bulk real data; the bank last", () => {
@@ -119,19 +106,20 @@ describe("the next test to make pass", () => {
   });
 
   test("on the fresh stubs, grade names an L1 example of each README's first task; watch names the same", { timeout: 120_000 }, async () => {
-    const graded = await Promise.all(katas.map((kata) => spawnText("scripts/grade.ts", ["--kata", String(kata.number)])));
-    katas.forEach((kata, i) => {
-      const expected = nextTest(stubResults(kata))!;
-      expect(graded[i].out).toContain(`2. make this pass first: ${expected.name} [L1]`);
-    });
-    const watched = await spawnText("scripts/watch.ts", ["3", "--once"]);
+    const graded = Promise.all(katas.map((kata) => runCommand("scripts/grade.ts", ["--kata", String(kata.number)])));
+    // watch in this process meanwhile: its grade runs in children of its own.
+    const watched = await runMain("scripts/watch.ts", ["3", "--once"]);
+    for (const [i, run] of (await graded).entries()) {
+      const expected = nextTest(stubResults(katas[i]))!;
+      expect(run.out).toContain(`2. make this pass first: ${expected.name} [L1]`);
+    }
     expect(watched.code, watched.out).toBe(0);
     expect(watched.out).toContain(`next: ${nextTest(stubResults(katas[2]))!.name} [L1]`);
   });
 
   test("once every L1 test passes, grade's next step is an L2 test", { timeout: 120_000 }, async () => {
     const impl = kata1Variant(join(dir, "fails-l2"), "fails-l2");
-    const r = await spawnText("scripts/grade.ts", ["--impl", impl, "--kata", "1"]);
+    const r = await runCommand("scripts/grade.ts", ["--impl", impl, "--kata", "1"]);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/01-regex-dispatch\s+\S+\s+100\.0\s+(?!100\.0)\d/);
     expect(r.out).toMatch(/2\. make this pass first: 5\. The safe calculator: calculate and calculateTool > .+ \[L2\]\n/);

@@ -1,6 +1,5 @@
 // `npm run watch -- 1 --level 1`: the warm runner and the cold grade both run the L1 tests alone
 // (an L2 test that would hang is never started), and every answer says so.
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +8,7 @@ import { PROJECT_ROOT } from "../lib/impl-root.ts";
 import type { Manifest } from "../lib/grader/manifest.ts";
 import { WatchSession } from "../lib/watch/session.ts";
 import { KATA1, kata1Variant } from "./support/kata1-variants.ts";
+import { runMain } from "./support/run-script.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "tuk-watch-level-"));
 // Its calculator never returns on "% 0", which only L2 tests use: a run of any of them hangs, and
@@ -23,16 +23,12 @@ afterAll(() => {
 });
 
 describe("npm run watch --level", () => {
-  test("--once grades the chosen levels alone, the grader's way", { timeout: 60_000 }, () => {
-    const r = spawnSync(process.execPath, [join(PROJECT_ROOT, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/watch.ts", "1", "--impl", impl, "--once", "--level", "1"], {
-      cwd: PROJECT_ROOT,
-      encoding: "utf8",
-      env: { ...process.env, NO_COLOR: "1" },
-    });
-    expect(r.status, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toContain("! --level 1: L1 tests only; scores cover them alone");
-    expect(r.stdout).toContain(`${KATA1}: ${l1Count} of ${l1Count} passing · L1 only`);
-    expect(r.stdout).toContain("All L1 tests passing. Next stage: npm run watch -- 1 --level 1,2");
+  test("--once grades the chosen levels alone, the grader's way", { timeout: 60_000 }, async () => {
+    const r = await runMain("scripts/watch.ts", ["1", "--impl", impl, "--once", "--level", "1"]);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain("! --level 1: L1 tests only; scores cover them alone");
+    expect(r.out).toContain(`${KATA1}: ${l1Count} of ${l1Count} passing · L1 only`);
+    expect(r.out).toContain("All L1 tests passing. Next stage: npm run watch -- 1 --level 1,2");
   });
 
   test("the warm runner leaves the other levels out, on the first run and on every save", { timeout: 120_000 }, async () => {

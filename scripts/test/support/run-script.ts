@@ -1,8 +1,10 @@
-// Runs one of our scripts through its exported main(argv) (scripts/lib/cli-main.ts) in the test's
-// own process, instead of starting a node (and a tsx) for it: what it prints on the console or on
-// either stream, and the exit code it returns. Calls must not overlap: they share the console.
-import { pathToFileURL } from "node:url";
+// Runs one of our scripts the cheapest way that is still the script: through its exported
+// main(argv) (scripts/lib/cli-main.ts) in the test's own process, or, for a script without one
+// (grade, self-test), as a command in one node process with tsx's loader (tsx's own command
+// would start a second node for it).
+import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { vi } from "vitest";
 import { PROJECT_ROOT } from "../../lib/impl-root.ts";
 
@@ -15,7 +17,11 @@ type Main = (argv: string[]) => number | Promise<number>;
 
 const SIGNALS = ["SIGINT", "SIGTERM"] as const;
 
-/** `script`: a path from the project root, "scripts/watch.ts". */
+/**
+ * Through main(argv), in this process: what it prints on the console or on either stream, and the
+ * exit code it returns. `script`: a path from the project root, "scripts/watch.ts". Calls must not
+ * overlap: they share the console.
+ */
 export async function runMain(script: string, argv: string[]): Promise<Outcome> {
   const { main } = (await import(pathToFileURL(join(PROJECT_ROOT, script)).href)) as { main: Main };
   let out = "";
@@ -38,4 +44,20 @@ export async function runMain(script: string, argv: string[]): Promise<Outcome> 
     for (const spy of spies) spy.mockRestore();
     for (const signal of SIGNALS) for (const listener of process.listeners(signal)) if (!listening.get(signal)!.has(listener)) process.off(signal, listener);
   }
+}
+
+export interface CommandOutcome extends Outcome {
+  stdout: string;
+  stderr: string;
+}
+
+/** As a command of its own, from the project root, without colours; `out` is stdout and stderr as they came. */
+export function runCommand(script: string, argv: string[], env: Record<string, string> = {}): Promise<CommandOutcome> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", script, ...argv], { cwd: PROJECT_ROOT, env: { ...process.env, NO_COLOR: "1", ...env } });
+    const outcome = { code: null as number | null, out: "", stdout: "", stderr: "" };
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => ((outcome.stdout += chunk), (outcome.out += chunk)));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => ((outcome.stderr += chunk), (outcome.out += chunk)));
+    child.on("close", (code) => resolve({ ...outcome, code }));
+  });
 }
