@@ -6,8 +6,7 @@
  * whose value is undefined is absent, as JSON.stringify leaves it out.
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (!isJsonValue(a) || !isJsonValue(b)) return false;
-  if (a === b) return true;
+  if (a === b) return isJsonValue(a);
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a) && Array.isArray(b)) {

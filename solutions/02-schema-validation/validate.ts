@@ -8,6 +8,14 @@
 // done once per schema, kept in a WeakMap by schema object; what is left for each call is the
 // checks themselves. No code is generated from text (no `eval`, no `new Function`).
 //
+// What each call still pays for, and how it is kept small (docs/benchmarks.md has the figures):
+// - reading the arguments' members: one pass over the object's own keys, matched to the schema's
+//   names through a layout worked out once per order of keys (`objectKeywords`), instead of a
+//   lookup and an own-property check per name;
+// - the depth limit: measured while validating, on the arrays and objects validation enters; a
+//   separate walk only when it left some unentered (`validate`, `enter`);
+// - instance paths: joined only when an error, a coercion or a nested value needs one (`pathOf`).
+//
 // Why objects and not closures (one small function per keyword rule): both were measured
 // (docs/benchmarks.md). The closures were a little faster on a few hot tools but 2 to 5 times
 // slower on many tools called once each: a tree of closures is more, smaller objects for the
@@ -39,14 +47,16 @@ type Obj = Record<string, unknown>;
  */
 export function validate(schema: Schema, instance: unknown, options?: ValidateOptions): ValidationResult {
   const root = compiled(schema);
-  if (nestingDepthExceeds(instance, MAX_DEPTH)) {
-    return depthError(`expected at most ${MAX_DEPTH} levels of nested arrays and objects, got a deeper value`, instance);
-  }
   const coerce = options?.coerce === true;
   try {
     let errors: ValidationError[] = [];
     const run = new Run(coerce);
-    apply(root, instance, "", 1, run, errors);
+    apply(root, instance, "", "", 1, run, errors);
+    // The depth limit (task 7): the arrays and objects validation entered were measured as it
+    // went (see `enter`); if it left some unentered, the whole instance is measured now, before
+    // the result is used. Either way, a value too deep is the one depth error, as if it had been
+    // measured first: the errors found meanwhile are dropped.
+    if (run.unentered && nestingDepthExceeds(instance, MAX_DEPTH)) throw TOO_DEEP_VALUE;
     if (!coerce) return { valid: errors.length === 0, errors, value: instance, coercions: [] };
     const coercions = run.coercions === undefined ? [] : [...run.coercions.values()];
     const value = applyCoercions(instance, coercions);
@@ -54,20 +64,23 @@ export function validate(schema: Schema, instance: unknown, options?: ValidateOp
       // The errors are those of the value handed back: every keyword sees the coerced numbers,
       // wherever the coercion was decided (an allOf sibling's `maximum` included).
       errors = [];
-      apply(root, value, "", 1, new Run(false), errors);
+      apply(root, value, "", "", 1, new Run(false), errors);
     }
     return { valid: errors.length === 0, errors, value, coercions };
   } catch (e) {
-    if (e !== TOO_DEEP) throw e;
-    return depthError(`expected a value that validates within ${MAX_EVAL_DEPTH} nested schemas, got one that needs more`, instance);
+    if (e === TOO_DEEP_VALUE) return depthError(`expected at most ${MAX_DEPTH} levels of nested arrays and objects, got a deeper value`, instance);
+    if (e === TOO_DEEP_EVAL) return depthError(`expected a value that validates within ${MAX_EVAL_DEPTH} nested schemas, got one that needs more`, instance);
+    throw e;
   }
 }
 
 /** Schemas applied inside one another, at most (5 x MAX_DEPTH): a recursive `$ref` schema times
  * a deep instance could otherwise nest far deeper than either, and overflow the stack. */
 const MAX_EVAL_DEPTH = 5 * MAX_DEPTH;
-/** Thrown from deep inside a validation that goes past MAX_EVAL_DEPTH; caught by `validate`. */
-const TOO_DEEP = Symbol("too deep");
+/** Thrown from deep inside a validation that goes past MAX_EVAL_DEPTH, or that meets an instance
+ * nested deeper than MAX_DEPTH; caught by `validate`. */
+const TOO_DEEP_EVAL = Symbol("too deep to evaluate");
+const TOO_DEEP_VALUE = Symbol("nested too deep");
 
 /** The one error of a value too deep to validate; nothing is coerced, nothing copied. */
 function depthError(message: string, instance: unknown): ValidationResult {
@@ -76,8 +89,9 @@ function depthError(message: string, instance: unknown): ValidationResult {
 
 /**
  * Measured without recursion (an explicit stack), so that a 10,000-deep array is a clear error
- * instead of a stack overflow, here and in every recursive step after this check. It runs on
- * every call, so it makes no array of children (no Object.values) and stacks only containers.
+ * instead of a stack overflow. Used on what validation did not enter (see `validate`) and on a
+ * value about to be rendered or compared whole (`measured`). It makes no array of children (no
+ * Object.values) and stacks only containers.
  */
 function nestingDepthExceeds(instance: unknown, max: number): boolean {
   let value = instance;
@@ -96,7 +110,7 @@ function nestingDepthExceeds(instance: unknown, max: number): boolean {
       } else {
         for (const key in value) {
           const child = (value as Obj)[key];
-          if (typeof child === "object" && child !== null && Object.hasOwn(value, key)) (stack ??= []).push(child, depth + 1);
+          if (typeof child === "object" && child !== null && hasOwn.call(value, key)) (stack ??= []).push(child, depth + 1);
         }
       }
     }
@@ -109,35 +123,40 @@ function nestingDepthExceeds(instance: unknown, max: number): boolean {
 // --- compiled schemas ----------------------------------------------------------------------
 
 /**
- * A schema object, compiled: each keyword's value as `apply` needs it (with the schema path and
- * the fixed part of the message of its error), `undefined` where the schema lacks the keyword.
+ * A schema, compiled: each keyword's value as `apply` needs it (with the schema path and the
+ * fixed part of the message of its error), `undefined` where the schema lacks the keyword.
  * Grouped as the README orders the evaluation: the keywords for strings, numbers, objects and
- * arrays are only looked at for a value of that type. Subschemas are compiled too.
+ * arrays are only looked at for a value of that type. Compiledschemas are compiled too. Boolean
+ * schemas are compiled schemas as well, so that every one has the same shape (the engine's
+ * property reads stay fast).
  */
-interface Compiled {
+class Compiled {
+  /** `true` or `false` for a boolean schema (a `false` schema's error points at `schemaPath`). */
+  always: boolean | undefined = undefined;
+  schemaPath = "";
   /** 1. `$ref`: the compiled definition (filled in once compiled: a recursive schema refers to itself). */
-  ref: { target: Sub } | undefined;
+  ref: { target: Compiled } | undefined = undefined;
   /** 2. `type`: the types it accepts, as a mask of type bits (see `typesOf`; every type when the
    * schema has no `type`), the coercion it allows, and what its error says. */
-  accepts: number;
-  coerce: "number" | "integer" | undefined;
-  type: { at: string; expected: string } | undefined;
-  enum: { values: unknown[]; at: string; expected: string } | undefined;
-  const: { value: unknown; at: string; expected: string } | undefined;
+  accepts = ANY_TYPE;
+  coerce: "number" | "integer" | undefined = undefined;
+  type: { at: string; expected: string } | undefined = undefined;
+  enum: { values: unknown[]; at: string; expected: string } | undefined = undefined;
+  const: { value: unknown; at: string; expected: string } | undefined = undefined;
   /** 3 to 6. */
-  string: StringKeywords | undefined;
-  number: NumberKeyword[] | undefined;
-  object: ObjectKeywords | undefined;
-  array: ArrayKeywords | undefined;
+  string: StringKeywords | undefined = undefined;
+  number: NumberKeyword[] | undefined = undefined;
+  object: ObjectKeywords | undefined = undefined;
+  array: ArrayKeywords | undefined = undefined;
   /** 7. */
-  combinators: Combinators | undefined;
+  combinators: Combinators | undefined = undefined;
 }
 
-/** A compiled subschema: `true` accepts anything; a `false` schema keeps its schema path. */
-type Sub = Compiled | FalseSchema | true;
-
-interface FalseSchema {
-  falseAt: string;
+function booleanSchema(always: boolean, schemaPath: string): Compiled {
+  const compiled = new Compiled();
+  compiled.always = always;
+  compiled.schemaPath = schemaPath;
+  return compiled;
 }
 
 interface StringKeywords {
@@ -156,35 +175,44 @@ interface NumberKeyword {
   at: string;
 }
 
+/** The object keywords. Kept flat (arrays of names, segments and schemas rather than an object
+ * per property): validating an object touches few objects of the compiled tree. */
 interface ObjectKeywords {
-  required: { names: string[]; at: string } | undefined;
-  /** In the order the schema lists them; `segment` is the name as a pointer segment ("/a~1b"). */
-  properties: Array<{ name: string; segment: string; schema: Sub }>;
+  /** `required`, in order (empty without the keyword). */
+  required: readonly string[];
+  requiredAt: string;
+  /** `properties`, in the order the schema lists them: each name, as a pointer segment too
+   * ("/a~1b"), and its compiled schema. */
+  names: readonly string[];
+  segments: readonly string[];
+  schemas: readonly Compiled[];
+  listed: Set<string>;
   /** The subschema for the other members, `false` included (it reports `additionalProperties`). */
-  additional: { listed: Set<string>; schema: Sub; at: string } | undefined;
+  additional: { schema: Compiled; at: string } | undefined;
+  /** The layout of the last object seen (see `Layout`). */
+  layout: Layout | undefined;
 }
 
 interface ArrayKeywords {
   minItems: { limit: number; at: string } | undefined;
   maxItems: { limit: number; at: string } | undefined;
   uniqueItems: { at: string } | undefined;
-  items: Sub | undefined;
+  items: Compiled | undefined;
 }
 
 interface Combinators {
-  allOf: Sub[] | undefined;
-  anyOf: { branches: Sub[]; at: string } | undefined;
-  oneOf: { branches: Sub[]; at: string } | undefined;
-  not: { branch: Sub; at: string } | undefined;
+  allOf: Compiled[] | undefined;
+  anyOf: { branches: Compiled[]; at: string } | undefined;
+  oneOf: { branches: Compiled[]; at: string } | undefined;
+  not: { branch: Compiled; at: string } | undefined;
 }
 
 /** Compiled root schemas. Boolean schemas cannot be WeakMap keys and need no compiling. */
-const compiledSchemas = new WeakMap<object, Sub>();
+const compiledSchemas = new WeakMap<object, Compiled>();
 
 /** The compiled form of a root schema, checked (a SchemaError) and compiled on its first use. */
-function compiled(schema: Schema): Sub {
-  if (schema === true) return true;
-  if (schema === false) return { falseAt: "" };
+function compiled(schema: Schema): Compiled {
+  if (typeof schema === "boolean") return booleanSchema(schema, "");
   const known = compiledSchemas.get(schema);
   if (known !== undefined) return known;
   checkSchema(schema);
@@ -197,12 +225,12 @@ function compiled(schema: Schema): Sub {
 class Compiler {
   /** `$ref` targets by schema path ("" is the root): each compiled once, so a recursive schema is
    * a loop in the tree, not an endless tree. Compiled after the schema that refers to them. */
-  private readonly targets = new Map<string, { target: Sub }>();
-  private readonly pending: Array<{ ref: { target: Sub }; schema: Schema; schemaPath: string }> = [];
+  private readonly targets = new Map<string, { target: Compiled }>();
+  private readonly pending: Array<{ ref: { target: Compiled }; schema: Schema; schemaPath: string }> = [];
 
   constructor(private readonly root: Schema) {}
 
-  compileRoot(): Sub {
+  compileRoot(): Compiled {
     const root = this.target(this.root, "");
     while (this.pending.length > 0) {
       const { ref, schema, schemaPath } = this.pending.pop()!;
@@ -211,10 +239,10 @@ class Compiler {
     return root.target;
   }
 
-  private target(schema: Schema, schemaPath: string): { target: Sub } {
+  private target(schema: Schema, schemaPath: string): { target: Compiled } {
     let ref = this.targets.get(schemaPath);
     if (!ref) {
-      ref = { target: true };
+      ref = { target: booleanSchema(true, schemaPath) }; // a placeholder until compiled
       this.targets.set(schemaPath, ref);
       this.pending.push({ ref, schema, schemaPath });
     }
@@ -222,73 +250,70 @@ class Compiler {
   }
 
   /** A schema at `schemaPath`: each keyword it has, read once. */
-  schema(schema: Schema, schemaPath: string): Sub {
-    if (schema === true) return true;
-    if (schema === false) return { falseAt: schemaPath };
+  schema(schema: Schema, schemaPath: string): Compiled {
+    if (typeof schema === "boolean") return booleanSchema(schema, schemaPath);
     const s = schema as Obj;
     const has = (keyword: string) => Object.hasOwn(s, keyword);
     const at = (keyword: string) => childPointer(schemaPath, keyword);
     const format = has("format") ? (s.format as FormatName) : undefined;
     const listed = has("properties") ? Object.keys(s.properties as Obj) : [];
-    return {
-      ref: has("$ref") ? this.ref(s.$ref as string, at("$ref")) : undefined,
-      ...typeKeyword(has("type") ? (s.type as string | string[]) : undefined, format, at("type")),
-      enum: has("enum") ? { values: s.enum as unknown[], at: at("enum"), expected: `expected one of ${describeValue(s.enum)}` } : undefined,
-      const: has("const") ? { value: s.const, at: at("const"), expected: `expected ${describeValue(s.const)}` } : undefined,
-      string: ["format", "minLength", "maxLength", "pattern"].some(has)
-        ? {
-            format: format === undefined ? undefined : { isValid: FORMATS[format], name: format, at: at("format") },
-            minLength: has("minLength") ? { limit: s.minLength as number, at: at("minLength") } : undefined,
-            maxLength: has("maxLength") ? { limit: s.maxLength as number, at: at("maxLength") } : undefined,
-            pattern: has("pattern") ? { regex: compilePattern(s.pattern as string, at("pattern")), source: s.pattern as string, at: at("pattern") } : undefined,
-          }
-        : undefined,
-      number: NUMBER_KEYWORDS.some(([keyword]) => has(keyword))
-        ? NUMBER_KEYWORDS.filter(([keyword]) => has(keyword)).map(([keyword, fails, expected]) => ({ keyword, limit: s[keyword] as number, fails, expected, at: at(keyword) }))
-        : undefined,
-      object: ["required", "properties", "additionalProperties"].some(has)
-        ? {
-            required: has("required") ? { names: s.required as string[], at: at("required") } : undefined,
-            properties: listed.map((name) => ({
-              name,
-              segment: `/${escapeSegment(name)}`,
-              schema: this.schema((s.properties as Record<string, Schema>)[name], childPointer(at("properties"), name)),
-            })),
-            additional: has("additionalProperties")
-              ? {
-                  listed: new Set(listed),
-                  schema: this.schema(s.additionalProperties as Schema, at("additionalProperties")),
-                  at: at("additionalProperties"),
-                }
-              : undefined,
-          }
-        : undefined,
-      array: ["minItems", "maxItems", "uniqueItems", "items"].some(has)
-        ? {
-            minItems: has("minItems") ? { limit: s.minItems as number, at: at("minItems") } : undefined,
-            maxItems: has("maxItems") ? { limit: s.maxItems as number, at: at("maxItems") } : undefined,
-            uniqueItems: s.uniqueItems === true ? { at: at("uniqueItems") } : undefined,
-            items: has("items") ? this.schema(s.items as Schema, at("items")) : undefined,
-          }
-        : undefined,
-      combinators: ["allOf", "anyOf", "oneOf", "not"].some(has)
-        ? {
-            allOf: has("allOf") ? this.list(s.allOf as Schema[], at("allOf")) : undefined,
-            anyOf: has("anyOf") ? { branches: this.list(s.anyOf as Schema[], at("anyOf")), at: at("anyOf") } : undefined,
-            oneOf: has("oneOf") ? { branches: this.list(s.oneOf as Schema[], at("oneOf")), at: at("oneOf") } : undefined,
-            not: has("not") ? { branch: this.schema(s.not as Schema, at("not")), at: at("not") } : undefined,
-          }
-        : undefined,
-    };
+    const c = new Compiled();
+    c.schemaPath = schemaPath;
+    if (has("$ref")) c.ref = this.ref(s.$ref as string, at("$ref"));
+    if (has("type")) typeKeyword(c, s.type as string | string[], format, at("type"));
+    if (has("enum")) c.enum = { values: s.enum as unknown[], at: at("enum"), expected: `expected one of ${describeValue(s.enum)}` };
+    if (has("const")) c.const = { value: s.const, at: at("const"), expected: `expected ${describeValue(s.const)}` };
+    if (["format", "minLength", "maxLength", "pattern"].some(has)) {
+      c.string = {
+        format: format === undefined ? undefined : { isValid: FORMATS[format], name: format, at: at("format") },
+        minLength: has("minLength") ? { limit: s.minLength as number, at: at("minLength") } : undefined,
+        maxLength: has("maxLength") ? { limit: s.maxLength as number, at: at("maxLength") } : undefined,
+        pattern: has("pattern") ? { regex: compilePattern(s.pattern as string, at("pattern")), source: s.pattern as string, at: at("pattern") } : undefined,
+      };
+    }
+    if (NUMBER_KEYWORDS.some(([keyword]) => has(keyword))) {
+      c.number = NUMBER_KEYWORDS.filter(([keyword]) => has(keyword)).map(([keyword, fails, expected]) => ({ keyword, limit: s[keyword] as number, fails, expected, at: at(keyword) }));
+    }
+    if (["required", "properties", "additionalProperties"].some(has)) {
+      c.object = {
+        required: has("required") ? (s.required as string[]) : NONE,
+        requiredAt: at("required"),
+        names: listed,
+        segments: listed.map((name) => `/${escapeSegment(name)}`),
+        schemas: listed.map((name) => this.schema((s.properties as Record<string, Schema>)[name], childPointer(at("properties"), name))),
+        listed: new Set(listed),
+        additional: has("additionalProperties")
+          ? { schema: this.schema(s.additionalProperties as Schema, at("additionalProperties")), at: at("additionalProperties") }
+          : undefined,
+        layout: undefined,
+      };
+    }
+    if (["minItems", "maxItems", "uniqueItems", "items"].some(has)) {
+      c.array = {
+        minItems: has("minItems") ? { limit: s.minItems as number, at: at("minItems") } : undefined,
+        maxItems: has("maxItems") ? { limit: s.maxItems as number, at: at("maxItems") } : undefined,
+        uniqueItems: s.uniqueItems === true ? { at: at("uniqueItems") } : undefined,
+        items: has("items") ? this.schema(s.items as Schema, at("items")) : undefined,
+      };
+    }
+    if (["allOf", "anyOf", "oneOf", "not"].some(has)) {
+      c.combinators = {
+        allOf: has("allOf") ? this.list(s.allOf as Schema[], at("allOf")) : undefined,
+        anyOf: has("anyOf") ? { branches: this.list(s.anyOf as Schema[], at("anyOf")), at: at("anyOf") } : undefined,
+        oneOf: has("oneOf") ? { branches: this.list(s.oneOf as Schema[], at("oneOf")), at: at("oneOf") } : undefined,
+        not: has("not") ? { branch: this.schema(s.not as Schema, at("not")), at: at("not") } : undefined,
+      };
+    }
+    return c;
   }
 
   /** A `$ref` (checked already: it resolves). */
-  private ref(ref: string, at: string): { target: Sub } {
+  private ref(ref: string, at: string): { target: Compiled } {
     const { schema, schemaPath } = resolveRef(this.root, ref, at);
     return this.target(schema, schemaPath);
   }
 
-  private list(schemas: Schema[], at: string): Sub[] {
+  private list(schemas: Schema[], at: string): Compiled[] {
     return schemas.map((sub, i) => this.schema(sub, childPointer(at, i)));
   }
 }
@@ -339,16 +364,13 @@ function typesOf(value: unknown): number {
 }
 
 /** The fields of `Compiled` that come from `type`. */
-function typeKeyword(type: string | string[] | undefined, format: string | undefined, at: string): Pick<Compiled, "accepts" | "coerce" | "type"> {
-  if (type === undefined) return { accepts: ANY_TYPE, coerce: undefined, type: undefined };
+function typeKeyword(c: Compiled, type: string | string[], format: string | undefined, at: string): void {
   const names = Array.isArray(type) ? type : [type];
-  return {
-    accepts: names.reduce((mask, name) => mask | TYPE_BITS[name], 0),
-    // A string is coerced only where `type` does not allow strings but allows numbers (or integers).
-    coerce: names.includes("string") ? undefined : names.includes("number") ? "number" : names.includes("integer") ? "integer" : undefined,
-    // The message names the format of the same schema too: "expected string in format date".
-    type: { at, expected: `expected ${names.join(" or ")}${format === undefined ? "" : ` in format ${format}`}` },
-  };
+  c.accepts = names.reduce((mask, name) => mask | TYPE_BITS[name], 0);
+  // A string is coerced only where `type` does not allow strings but allows numbers (or integers).
+  c.coerce = names.includes("string") ? undefined : names.includes("number") ? "number" : names.includes("integer") ? "integer" : undefined;
+  // The message names the format of the same schema too: "expected string in format date".
+  c.type = { at, expected: `expected ${names.join(" or ")}${format === undefined ? "" : ` in format ${format}`}` };
 }
 
 // --- one validation ------------------------------------------------------------------------
@@ -372,111 +394,189 @@ class Run {
    * most tool schemas have no anyOf, oneOf or not. */
   verdicts: Map<Compiled, Map<string, { matched: boolean; height: number }>> | undefined;
 
+  /** How many arrays and objects validation is inside of (see `enter`). */
+  depth = 0;
+  /** Whether validation left an array or object unentered (see `validate`). */
+  unentered = false;
+
   constructor(readonly coerce: boolean) {
     this.coercing = coerce;
   }
 }
 
 /**
- * Appends the errors of `value` (at instance `path`) against `schema`, a schema applied at
- * `level` (the root is 1; a schema applied by a keyword of a schema at level k, a `$ref` target
- * included, is at k + 1), in the README's order of evaluation.
+ * Appends the errors of `value` against `schema`, a schema applied at `level` (the root is 1; a
+ * schema applied by a keyword of a schema at level k, a `$ref` target included, is at k + 1), in
+ * the README's order of evaluation. The value's instance path is `pathOf(parent, segment)`,
+ * joined only when needed (see `pathOf`).
  */
-function apply(schema: Sub, value: unknown, path: string, level: number, run: Run, out: ValidationError[]): void {
-  if (schema === true) return;
-  if ("falseAt" in schema) {
-    out.push(error(path, "false", schema.falseAt, `expected nothing here (the schema is false), got ${describeValue(value)}`));
+function apply(schema: Compiled, value: unknown, parent: string, segment: Segment, level: number, run: Run, out: ValidationError[]): void {
+  if (schema.always !== undefined) {
+    if (!schema.always) out.push(error(pathOf(parent, segment), "false", schema.schemaPath, `expected nothing here (the schema is false), got ${got(value)}`));
+    if (typeof value === "object" && value !== null) run.unentered = true;
     return;
   }
   // Boolean schemas apply nothing further, so only object schemas count against the limit.
-  if (level > MAX_EVAL_DEPTH) throw TOO_DEEP;
+  if (level > MAX_EVAL_DEPTH) throw TOO_DEEP_EVAL;
   if (level > run.deepest) run.deepest = level;
   const next = level + 1;
 
   // 1. $ref: the definition applies to the same value, one level deeper.
-  if (schema.ref !== undefined) apply(schema.ref.target, value, path, next, run, out);
+  if (schema.ref !== undefined) apply(schema.ref.target, value, parent, segment, next, run, out);
 
   // 2. type, enum, const. Coercion comes first: every later keyword sees the number.
-  if (schema.coerce !== undefined && run.coercing) value = coerce(value, schema.coerce, path, run);
+  if (schema.coerce !== undefined && run.coercing) value = coerce(value, schema.coerce, pathOf(parent, segment), run);
   const types = typesOf(value);
   // (NaN and the infinities have no type: they fail every `type`, and pass a schema without one.)
   if ((types & schema.accepts) === 0 && schema.type !== undefined) {
-    out.push(error(path, "type", schema.type.at, `${schema.type.expected}, got ${describeValue(value)}`));
+    out.push(error(pathOf(parent, segment), "type", schema.type.at, `${schema.type.expected}, got ${got(value)}`));
   }
-  if (schema.enum !== undefined && !isOneOf(value, schema.enum.values)) {
-    out.push(error(path, "enum", schema.enum.at, `${schema.enum.expected}, got ${describeValue(value)}`));
+  if (schema.enum !== undefined && !isOneOf(measured(value), schema.enum.values)) {
+    out.push(error(pathOf(parent, segment), "enum", schema.enum.at, `${schema.enum.expected}, got ${got(value)}`));
   }
-  if (schema.const !== undefined && !jsonEqual(schema.const.value, value)) {
-    out.push(error(path, "const", schema.const.at, `${schema.const.expected}, got ${describeValue(value)}`));
+  if (schema.const !== undefined && !jsonEqual(schema.const.value, measured(value))) {
+    out.push(error(pathOf(parent, segment), "const", schema.const.at, `${schema.const.expected}, got ${got(value)}`));
   }
 
   // 3 to 6: the keywords of the value's own type. NaN and the infinities are not JSON numbers:
   // no type, so no number keyword looks at them.
-  if (schema.string !== undefined && types === STRING) stringKeywords(schema.string, value as string, path, out);
-  if (schema.number !== undefined && (types & NUMBER) !== 0) numberKeywords(schema.number, value as number, path, out);
-  if (schema.object !== undefined && types === OBJECT) objectKeywords(schema.object, value as Obj, path, next, run, out);
-  if (schema.array !== undefined && types === ARRAY) arrayKeywords(schema.array, value as unknown[], path, next, run, out);
+  if (schema.string !== undefined && types === STRING) stringKeywords(schema.string, value as string, parent, segment, out);
+  if (schema.number !== undefined && (types & NUMBER) !== 0) numberKeywords(schema.number, value as number, parent, segment, out);
+  // An object or array the schema has no keywords for is not entered: measured afterwards.
+  if (types === OBJECT) {
+    if (schema.object !== undefined) objectKeywords(schema.object, value as Obj, pathOf(parent, segment), next, run, out);
+    else run.unentered = true;
+  } else if (types === ARRAY) {
+    if (schema.array !== undefined) arrayKeywords(schema.array, value as unknown[], pathOf(parent, segment), next, run, out);
+    else run.unentered = true;
+  }
 
   // 7.
-  if (schema.combinators !== undefined) combinators(schema.combinators, value, path, next, run, out);
+  if (schema.combinators !== undefined) combinators(schema.combinators, value, parent, segment, next, run, out);
 }
 
-function stringKeywords(k: StringKeywords, value: string, path: string, out: ValidationError[]): void {
+/** The last segment of an instance path: a member's name as a pointer segment with its slash
+ * ("/a~1b", escaped already), an item's index, or "" for the root. */
+type Segment = string | number;
+
+/**
+ * A value's instance path, from its parent's path and its segment. It is joined only where it is
+ * needed (an error, a coercion, an object or array whose members get paths of their own): most
+ * values are checked without ever needing theirs.
+ */
+function pathOf(parent: string, segment: Segment): string {
+  return typeof segment === "number" ? `${parent}/${segment}` : parent + segment;
+}
+
+function stringKeywords(k: StringKeywords, value: string, parent: string, segment: Segment, out: ValidationError[]): void {
   if (k.format !== undefined && !k.format.isValid(value)) {
-    out.push(error(path, "format", k.format.at, `expected string in format ${k.format.name}, got ${describeValue(value)}`));
+    out.push(error(pathOf(parent, segment), "format", k.format.at, `expected string in format ${k.format.name}, got ${got(value)}`));
   }
   if (k.minLength !== undefined || k.maxLength !== undefined) {
     // Lengths count code points, as JSON Schema says: "😀" is one character, not two.
     const length = [...value].length;
     if (k.minLength !== undefined && length < k.minLength.limit) {
-      out.push(error(path, "minLength", k.minLength.at, `expected at least ${k.minLength.limit} characters, got ${describeValue(value)} (${length})`));
+      out.push(error(pathOf(parent, segment), "minLength", k.minLength.at, `expected at least ${k.minLength.limit} characters, got ${got(value)} (${length})`));
     }
     if (k.maxLength !== undefined && length > k.maxLength.limit) {
-      out.push(error(path, "maxLength", k.maxLength.at, `expected at most ${k.maxLength.limit} characters, got ${describeValue(value)} (${length})`));
+      out.push(error(pathOf(parent, segment), "maxLength", k.maxLength.at, `expected at most ${k.maxLength.limit} characters, got ${got(value)} (${length})`));
     }
   }
   if (k.pattern !== undefined && !k.pattern.regex.test(value)) {
-    out.push(error(path, "pattern", k.pattern.at, `expected a string matching /${k.pattern.source}/, got ${describeValue(value)}`));
+    out.push(error(pathOf(parent, segment), "pattern", k.pattern.at, `expected a string matching /${k.pattern.source}/, got ${got(value)}`));
   }
 }
 
-function numberKeywords(keywords: NumberKeyword[], value: number, path: string, out: ValidationError[]): void {
+function numberKeywords(keywords: NumberKeyword[], value: number, parent: string, segment: Segment, out: ValidationError[]): void {
   for (const { keyword, limit, fails, expected, at } of keywords) {
-    if (fails(value, limit)) out.push(error(path, keyword, at, `expected ${expected} ${limit}, got ${describeValue(value)}`));
+    if (fails(value, limit)) out.push(error(pathOf(parent, segment), keyword, at, `expected ${expected} ${limit}, got ${got(value)}`));
   }
 }
 
-/** Own members only: {} has no "constructor" member, whatever its prototype says; and a member
- * set to `undefined` is absent, as in JSON. */
+/**
+ * Own enumerable members only (what JSON has): {} has no "constructor" member, whatever its
+ * prototype says; and a member set to `undefined` is absent, as in JSON. The members are read in
+ * one pass over the object's keys, then matched to the schema's names through the layout of
+ * those keys (see `Layout`).
+ */
 function objectKeywords(k: ObjectKeywords, value: Obj, path: string, next: number, run: Run, out: ValidationError[]): void {
-  if (k.required !== undefined) {
-    for (const name of k.required.names) {
-      if (value[name] === undefined || !Object.hasOwn(value, name)) {
-        out.push(error(childPointer(path, name), "required", k.required.at, `expected required property \`${name}\`, got nothing`));
-      }
+  enter(run);
+  let layout = k.layout;
+  // The members, in the object's key order, while checking that its keys are the layout's.
+  const members: unknown[] = new Array(layout === undefined ? 0 : layout.keys.length);
+  let count = 0;
+  let same = layout !== undefined;
+  for (const key in value) {
+    // `hasOwn.call(value, key)` inside `for (key in value)` costs nothing in V8 (it knows the
+    // keys of the object it enumerates); Object.hasOwn(value, key) there is a real lookup.
+    if (!hasOwn.call(value, key)) continue;
+    if (same && layout!.keys[count] !== key) same = false;
+    members[count++] = value[key];
+  }
+  if (layout === undefined || !same || count !== layout.keys.length) k.layout = layout = layoutOf(k, Object.keys(value));
+  const { required, schemas } = k;
+  const { slots } = layout;
+  for (let i = 0; i < required.length; i++) {
+    const slot = slots[i];
+    if (slot < 0 || members[slot] === undefined) {
+      out.push(error(childPointer(path, required[i]), "required", k.requiredAt, `expected required property \`${required[i]}\`, got nothing`));
     }
   }
-  for (const { name, segment, schema } of k.properties) {
-    const member = value[name];
-    if (member !== undefined && Object.hasOwn(value, name)) apply(schema, member, path + segment, next, run, out);
+  for (let i = 0; i < schemas.length; i++) {
+    const slot = slots[required.length + i];
+    if (slot < 0) continue;
+    const member = members[slot];
+    if (member !== undefined) apply(schemas[i], member, path, k.segments[i], next, run, out);
   }
   if (k.additional !== undefined) {
-    const { listed, schema, at } = k.additional;
-    for (const name of Object.keys(value)) {
-      if (listed.has(name) || value[name] === undefined) continue;
-      const where = childPointer(path, name);
+    const { schema, at } = k.additional;
+    for (const slot of layout.others) {
+      const member = members[slot];
+      if (member === undefined) continue;
+      const name = layout.keys[slot];
       // `additionalProperties: false` itself reports `additionalProperties`; a false schema
       // reached through a $ref below it is a false schema.
-      if (schema !== true && "falseAt" in schema) {
-        out.push(error(where, "additionalProperties", at, `expected no property \`${name}\` (not allowed), got ${describeValue(value[name])}`));
+      if (schema.always === false) {
+        out.push(error(childPointer(path, name), "additionalProperties", at, `expected no property \`${name}\` (not allowed), got ${got(member)}`));
       } else {
-        apply(schema, value[name], where, next, run, out);
+        apply(schema, member, path, `/${escapeSegment(name)}`, next, run, out);
       }
     }
+  } else {
+    for (const slot of layout.others) if (typeof members[slot] === "object" && members[slot] !== null) run.unentered = true;
   }
+  run.depth--;
 }
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * Where the members the object keywords look at sit among an object's own keys (an index into
+ * them, -1 when absent). Worked out once per order of keys and kept with the compiled schema:
+ * the calls of one tool mostly pass the same members in the same order.
+ */
+interface Layout {
+  keys: readonly string[];
+  /** For each name of `required`, in order, then for each listed property, in the schema's order. */
+  slots: readonly number[];
+  /** The members `properties` does not list, in the object's order (for additionalProperties). */
+  others: readonly number[];
+}
+
+function layoutOf(k: ObjectKeywords, keys: readonly string[]): Layout {
+  const slots = new Map<string, number>();
+  for (let i = 0; i < keys.length; i++) slots.set(keys[i], i);
+  const slot = (name: string) => slots.get(name) ?? -1;
+  const others: number[] = [];
+  for (let i = 0; i < keys.length; i++) if (!k.listed.has(keys[i])) others.push(i);
+  return { keys, slots: [...k.required.map(slot), ...k.names.map(slot)], others: others.length === 0 ? NONE : others };
+}
+
+/** One empty array for every absent list: fewer objects to fetch. */
+const NONE: readonly never[] = [];
+
 function arrayKeywords(k: ArrayKeywords, value: unknown[], path: string, next: number, run: Run, out: ValidationError[]): void {
+  enter(run);
   if (k.minItems !== undefined && value.length < k.minItems.limit) {
     out.push(error(path, "minItems", k.minItems.at, `expected at least ${k.minItems.limit} items, got ${value.length}`));
   }
@@ -484,56 +584,67 @@ function arrayKeywords(k: ArrayKeywords, value: unknown[], path: string, next: n
     out.push(error(path, "maxItems", k.maxItems.at, `expected at most ${k.maxItems.limit} items, got ${value.length}`));
   }
   if (k.uniqueItems !== undefined) {
-    const dup = firstDuplicate(value);
-    if (dup) out.push(error(path, "uniqueItems", k.uniqueItems.at, `expected unique items, got items ${dup[0]} and ${dup[1]} equal to ${describeValue(value[dup[1]])}`));
+    const dup = firstDuplicate(measured(value));
+    if (dup) out.push(error(path, "uniqueItems", k.uniqueItems.at, `expected unique items, got items ${dup[0]} and ${dup[1]} equal to ${got(value[dup[1]])}`));
   }
   if (k.items !== undefined) {
-    for (let i = 0; i < value.length; i++) apply(k.items, value[i], `${path}/${i}`, next, run, out);
+    for (let i = 0; i < value.length; i++) apply(k.items, value[i], path, i, next, run, out);
+  } else {
+    run.unentered = true;
   }
+  run.depth--;
+}
+
+/** An object or array entered by validation, one level below the one that holds it: its depth
+ * is measured here (with `run.depth--` when it is left). */
+function enter(run: Run): void {
+  if (++run.depth > MAX_DEPTH) throw TOO_DEEP_VALUE;
 }
 
 /** allOf is plain conjunction: its branches' own errors. anyOf, oneOf and not only know
  * "matched or not", so they report one error of their own. */
-function combinators(k: Combinators, value: unknown, path: string, next: number, run: Run, out: ValidationError[]): void {
+function combinators(k: Combinators, value: unknown, parent: string, segment: Segment, next: number, run: Run, out: ValidationError[]): void {
   if (k.allOf !== undefined) {
-    for (const branch of k.allOf) apply(branch, value, path, next, run, out);
+    for (const branch of k.allOf) apply(branch, value, parent, segment, next, run, out);
   }
+  if (k.anyOf === undefined && k.oneOf === undefined && k.not === undefined) return;
+  const path = pathOf(parent, segment);
   // Every branch of anyOf and oneOf is evaluated, even after one has matched: how deep a
   // validation goes (MAX_EVAL_DEPTH) must not depend on the order branches are tried in.
   if (k.anyOf !== undefined) {
     const { branches, at } = k.anyOf;
     if (countMatches(branches, value, path, next, run) === 0) {
-      out.push(error(path, "anyOf", at, `expected a value matching at least one of the ${branches.length} anyOf schemas, got ${describeValue(value)}`));
+      out.push(error(path, "anyOf", at, `expected a value matching at least one of the ${branches.length} anyOf schemas, got ${got(value)}`));
     }
   }
   if (k.oneOf !== undefined) {
     const { branches, at } = k.oneOf;
     const matched = countMatches(branches, value, path, next, run);
     if (matched !== 1) {
-      out.push(error(path, "oneOf", at, `expected a value matching exactly one of the ${branches.length} oneOf schemas (${matched} matched), got ${describeValue(value)}`));
+      out.push(error(path, "oneOf", at, `expected a value matching exactly one of the ${branches.length} oneOf schemas (${matched} matched), got ${got(value)}`));
     }
   }
   if (k.not !== undefined && matches(k.not.branch, value, path, next, run)) {
-    out.push(error(path, "not", k.not.at, `expected a value that does not match the "not" schema, got ${describeValue(value)}`));
+    out.push(error(path, "not", k.not.at, `expected a value that does not match the "not" schema, got ${got(value)}`));
   }
 }
 
-function countMatches(branches: Sub[], value: unknown, path: string, level: number, run: Run): number {
+function countMatches(branches: Compiled[], value: unknown, path: string, level: number, run: Run): number {
   let matched = 0;
   for (const branch of branches) if (matches(branch, value, path, level, run)) matched++;
   return matched;
 }
 
-/** Whether `value` matches `branch` (an anyOf, oneOf or not subschema) applied at `level`: its
- * errors are not reported, and nothing is coerced inside it. A boolean schema applies nothing. */
-function matches(branch: Sub, value: unknown, path: string, level: number, run: Run): boolean {
-  if (branch === true) return true;
-  if ("falseAt" in branch) return false;
+/** Whether `value` (at instance `path`) matches `branch` (an anyOf, oneOf or not subschema)
+ * applied at `level`: its errors are not reported, and nothing is coerced inside it. A boolean
+ * schema applies nothing. */
+function matches(branch: Compiled, value: unknown, path: string, level: number, run: Run): boolean {
+  if (branch.always !== undefined) return branch.always;
   const errors: ValidationError[] = [];
   if (run.coerce) {
     const coercing = run.coercing;
     run.coercing = false;
-    apply(branch, value, path, level, run, errors);
+    apply(branch, value, path, "", level, run, errors);
     run.coercing = coercing;
     return errors.length === 0;
   }
@@ -544,13 +655,13 @@ function matches(branch: Sub, value: unknown, path: string, level: number, run: 
   if (known !== undefined) {
     // Reused: the limit applies as if the branch were evaluated again at this level.
     const reached = level + known.height;
-    if (reached > MAX_EVAL_DEPTH) throw TOO_DEEP;
+    if (reached > MAX_EVAL_DEPTH) throw TOO_DEEP_EVAL;
     if (reached > run.deepest) run.deepest = reached;
     return known.matched;
   }
   const outer = run.deepest;
   run.deepest = level;
-  apply(branch, value, path, level, run, errors);
+  apply(branch, value, path, "", level, run, errors);
   const matched = errors.length === 0;
   byPath.set(path, { matched, height: run.deepest - level });
   if (outer > run.deepest) run.deepest = outer;
@@ -583,6 +694,20 @@ function firstDuplicate(items: unknown[]): [number, number] | undefined {
     for (let i = 0; i < j; i++) if (jsonEqual(items[i], items[j])) return [i, j];
   }
   return undefined;
+}
+
+/**
+ * A value of the instance as a message shows it. Validation may not have measured the value yet
+ * (see `validate`): JSON.stringify, like jsonEqual, recurses, so a value is measured before either
+ * looks at it whole, and one nested too deep is the depth error, not a stack overflow.
+ */
+function got(value: unknown): string {
+  return describeValue(measured(value));
+}
+
+function measured<T>(value: T): T {
+  if (typeof value === "object" && value !== null && nestingDepthExceeds(value, MAX_DEPTH)) throw TOO_DEEP_VALUE;
+  return value;
 }
 
 function error(path: string, keyword: string, schemaPath: string, message: string): ValidationError {
