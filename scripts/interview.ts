@@ -96,9 +96,11 @@ async function run(argv: string[]): Promise<number> {
     console.log(lang === "zh-CN" ? `  ⏱ 剩余 ${clock(left())} · ${shown}` : `  ⏱ ${clock(left())} left · ${shown}`);
   });
 
+  // SIGTERM, not SIGKILL: watch's exit handler then stops its warm runner, which has a process
+  // group of its own (a SIGKILL left it running, watching a folder nobody saves any more).
   const stopWatcher = () => {
     try {
-      if (watcher.pid) process.kill(-watcher.pid, "SIGKILL");
+      if (watcher.pid) process.kill(-watcher.pid, "SIGTERM");
     } catch {
       // already gone
     }

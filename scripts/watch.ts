@@ -206,6 +206,11 @@ async function run(argv: string[]): Promise<number> {
     await gradeColdThenMaybeWarm();
   };
 
+  // The warm runner has a process group of its own: it must not outlive this process, even when
+  // a signal comes the moment it starts (npm run interview stops watch that way).
+  process.on("exit", stopWarm);
+  process.on("SIGINT", () => process.exit(130));
+  process.on("SIGTERM", () => process.exit(143));
   startWarm();
   // The warm runner re-runs on its own saves; while it is down (after a hang), saves grade cold.
   let timer: NodeJS.Timeout | undefined;
@@ -215,10 +220,6 @@ async function run(argv: string[]): Promise<number> {
     clearTimeout(timer);
     timer = setTimeout(() => void gradeColdThenMaybeWarm(), SETTLE_MS);
   });
-  // The warm runner has a process group of its own: it must not outlive this process.
-  process.on("exit", stopWarm);
-  process.on("SIGINT", () => process.exit(130));
-  process.on("SIGTERM", () => process.exit(143));
   return new Promise<number>(() => {});
 }
 

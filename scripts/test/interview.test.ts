@@ -10,6 +10,7 @@ import { deadlines, planLines } from "../lib/interview/plan.ts";
 import { followUpQuestions, questionsFromGuides, QUESTIONS_FILE } from "../lib/interview/questions.ts";
 import { htmlSummary, terminalSummary, type SessionSummary } from "../lib/interview/session-report.ts";
 import { readPoints, stagesReached } from "../lib/interview/session.ts";
+import { untilNoProcessWithEnv } from "./support/processes.ts";
 
 const work = mkdtempSync(join(tmpdir(), "tuk-interview-test-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -113,10 +114,11 @@ const sessionDir = (root: string) => {
 describe("a session, end to end", () => {
   // Both at once: each mostly waits on watch and on the clock.
   test.concurrent("with no save, the session ends on time, graded once more, with its report", async () => {
-    const run = await interview(["--minutes", "0.3", "--level", "1"], () => {});
+    const run = await interview(["--minutes", "0.15", "--level", "1"], () => {});
     expect(run.code, run.stdout).toBe(0);
     expect(run.stdout).toContain("Time is up");
-    expect(run.seconds, "ends on time: 18 s, then one grade").toBeLessThan(18 + 60);
+    expect(run.seconds, "ends on time: 9 s, then one grade").toBeLessThan(9 + 60);
+    expect(await untilNoProcessWithEnv(`KATA_IMPL=${join(run.root, "impl")}`, 10_000), "watch's warm runner, left running").toEqual([]);
     const dir = sessionDir(run.root);
     const points = readPoints(join(dir, "session.jsonl"));
     expect(points.at(-1)).toMatchObject({ final: true, levels: { L1: 0 }, passing: 0, total: 22 });
@@ -139,6 +141,7 @@ describe("a session, end to end", () => {
     }, join(PROJECT_ROOT, "solutions", "01-regex-dispatch"));
     expect(run.code, run.stdout).toBe(0);
     expect(run.stdout).toContain("已中断");
+    expect(await untilNoProcessWithEnv(`KATA_IMPL=${join(run.root, "impl")}`, 10_000), "watch's warm runner, left running").toEqual([]);
     const dir = sessionDir(run.root);
     const points = readPoints(join(dir, "session.jsonl"));
     expect(points.some((p) => !p.final && p.levels.L1 === 100), "watch's answer").toBe(true);
