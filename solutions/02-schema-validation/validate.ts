@@ -133,8 +133,9 @@ function nestingDepthExceeds(instance: unknown, max: number): boolean {
  * property reads stay fast).
  */
 class Compiled {
-  /** No keyword but `type` (if any): see `apply`. First, with `accepts`: what `apply` reads most. */
-  onlyType = false;
+  /** When `type` is the schema's only keyword (or it has none): the types it accepts, as
+   * `accepts`; 0 when it has others. See `passesOnlyType`. */
+  onlyTypes = 0;
   /** 2. `type`: the types it accepts, as a mask of type bits (see `typesOf`; every type when the
    * schema has no `type`). */
   accepts = ANY_TYPE;
@@ -184,14 +185,16 @@ interface NumberKeyword {
 /** The object keywords. Kept flat (arrays of names, segments and schemas rather than an object
  * per property): validating an object touches few objects of the compiled tree. */
 interface ObjectKeywords {
-  /** `required`, in order (empty without the keyword). */
+  /** `required`, in order (empty without the keyword), and its length. */
   required: readonly string[];
+  requiredCount: number;
   requiredAt: string;
   /** `properties`, in the order the schema lists them: each name, as a pointer segment too
-   * ("/a~1b"), and its compiled schema. */
+   * ("/a~1b"), its compiled schema and that schema's `onlyTypes`. */
   names: readonly string[];
   segments: readonly string[];
   schemas: readonly Compiled[];
+  onlyTypes: readonly number[];
   listed: Set<string>;
   /** The subschema for the other members, `false` included (it reports `additionalProperties`). */
   additional: { schema: Compiled; at: string } | undefined;
@@ -281,15 +284,19 @@ class Compiler {
       c.number = NUMBER_KEYWORDS.filter(([keyword]) => has(keyword)).map(([keyword, fails, expected]) => ({ keyword, limit: s[keyword] as number, fails, expected, at: at(keyword) }));
     }
     if (["required", "properties", "additionalProperties"].some(has)) {
+      const required = has("required") ? (s.required as string[]) : NONE;
+      const schemas = listed.map((name) => this.schema((s.properties as Record<string, Schema>)[name], childPointer(at("properties"), name)));
       // (In the order validating an object reads them.)
       c.object = {
         layout: undefined,
-        required: has("required") ? (s.required as string[]) : NONE,
-        schemas: listed.map((name) => this.schema((s.properties as Record<string, Schema>)[name], childPointer(at("properties"), name))),
+        requiredCount: required.length,
+        onlyTypes: schemas.map((sub) => sub.onlyTypes),
+        schemas,
         segments: listed.map((name) => `/${escapeSegment(name)}`),
         additional: has("additionalProperties")
           ? { schema: this.schema(s.additionalProperties as Schema, at("additionalProperties")), at: at("additionalProperties") }
           : undefined,
+        required,
         requiredAt: at("required"),
         names: listed,
         listed: new Set(listed),
@@ -311,9 +318,10 @@ class Compiler {
         not: has("not") ? { branch: this.schema(s.not as Schema, at("not")), at: at("not") } : undefined,
       };
     }
-    c.onlyType =
+    const onlyType =
       c.ref === undefined && c.enum === undefined && c.const === undefined && c.string === undefined && c.number === undefined &&
       c.object === undefined && c.array === undefined && c.combinators === undefined;
+    c.onlyTypes = onlyType ? c.accepts : 0;
     return c;
   }
 
@@ -422,14 +430,20 @@ class Run {
  * joined only when needed (see `pathOf`).
  */
 function apply(schema: Compiled, value: unknown, parent: string, segment: Segment, level: number, run: Run, out: ValidationError[]): void {
-  // Most tool parameters are a schema with nothing but `type`, given a scalar of that type: then
-  // there is nothing to report, coerce or measure, only the level to count. This short cut (small
-  // enough for the engine to copy into its callers) spares them the call to `applyKeywords`.
-  if (schema.onlyType && (typesOf(value) & schema.accepts & SCALAR) !== 0 && level <= MAX_EVAL_DEPTH) {
-    if (level > run.deepest) run.deepest = level;
-    return;
-  }
-  applyKeywords(schema, value, parent, segment, level, run, out);
+  if (!passesOnlyType(schema.onlyTypes, value, level, run)) applyKeywords(schema, value, parent, segment, level, run, out);
+}
+
+/**
+ * The short cut for most tool parameters: a schema with nothing but `type` (`onlyTypes`, its
+ * accepted types; 0 for any other schema), given a scalar of one of those types, has nothing to
+ * report, coerce or measure: only its level counts. Small enough for the engine to copy into its
+ * callers, which then need neither the call to `applyKeywords` nor, in `objectKeywords`, a look
+ * at the compiled subschema itself.
+ */
+function passesOnlyType(onlyTypes: number, value: unknown, level: number, run: Run): boolean {
+  if ((typesOf(value) & onlyTypes & SCALAR) === 0 || level > MAX_EVAL_DEPTH) return false;
+  if (level > run.deepest) run.deepest = level;
+  return true;
 }
 
 /** `apply` without its short cut: every keyword of `schema`, in the README's order. */
@@ -536,18 +550,22 @@ function objectKeywords(k: ObjectKeywords, value: Obj, path: string, next: numbe
     members[count++] = value[key];
   }
   if (layout === undefined || !same || count !== layout.keys.length) k.layout = layout = layoutOf(k, Object.keys(value));
-  const { required, schemas } = k;
+  const { requiredCount, onlyTypes } = k;
   const { slots } = layout;
-  for (let i = 0; i < required.length; i++) {
+  for (let i = 0; i < requiredCount; i++) {
     const slot = slots[i];
-    if ((slot < 0 ? hiddenMember(value, required[i]) : members[slot]) === undefined) {
-      out.push(error(childPointer(path, required[i]), "required", k.requiredAt, `expected required property \`${required[i]}\`, got nothing`));
+    if ((slot < 0 ? hiddenMember(value, k.required[i]) : members[slot]) === undefined) {
+      const name = k.required[i];
+      out.push(error(childPointer(path, name), "required", k.requiredAt, `expected required property \`${name}\`, got nothing`));
     }
   }
-  for (let i = 0; i < schemas.length; i++) {
-    const slot = slots[required.length + i];
+  // Each listed property (`onlyTypes` has one entry per property), in the schema's order.
+  for (let i = 0; i < onlyTypes.length; i++) {
+    const slot = slots[requiredCount + i];
     const member = slot < 0 ? hiddenMember(value, k.names[i]) : members[slot];
-    if (member !== undefined) apply(schemas[i], member, path, k.segments[i], next, run, out);
+    if (member !== undefined && !passesOnlyType(onlyTypes[i], member, next, run)) {
+      applyKeywords(k.schemas[i], member, path, k.segments[i], next, run, out);
+    }
   }
   if (k.additional !== undefined) {
     const { schema, at } = k.additional;
