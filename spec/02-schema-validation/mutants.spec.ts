@@ -2,7 +2,7 @@
 // (npm run mutate; docs/mutation-report.md). Each test checks a sentence of the README, never a
 // detail of the reference that the README leaves open (message wording, for example).
 import { describe, expect } from "vitest";
-import { SchemaError, extractToolCalls, formatFeedback, validate, type Schema, type ValidationError } from "@impl/02-schema-validation";
+import { MAX_DEPTH, SchemaError, extractToolCalls, formatFeedback, validate, type Schema, type ValidationError } from "@impl/02-schema-validation";
 import { l1, l2, l3 } from "../support/graded.ts";
 
 function schemaErrorCode(schema: unknown, data: unknown = {}): string {
@@ -442,5 +442,87 @@ describe("7. Safety limits", () => {
     const z: Schema = { anyOf: [{ anyOf: [{ $ref: "#/$defs/p0" }] }] };
     expect(depthVerdict(twice("z", z, 493)), "rule: nested anyOf, level 500 is applied").toEqual([]);
     expect(depthVerdict(twice("z", z, 494)), "rule: nested anyOf, level 501 is the depth error").toEqual([["", "depth", ""]]);
+  });
+
+  // Arrays (or objects under the key "a") nested `levels` deep around the number 1.
+  const deepArray = (levels: number): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < levels; i++) value = [value];
+    return value;
+  };
+  const deepObject = (levels: number): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < levels; i++) value = { a: value };
+    return value;
+  };
+  const verdict = (schema: Schema, value: unknown) => validate(schema, value).errors.map((e) => [e.path, e.keyword, e.schemaPath]);
+
+  l3("a value nested too deep is the one depth error whatever the schema, also one that reports, compares or prints the value", () => {
+    for (const levels of [MAX_DEPTH + 1, 100_000]) {
+      const array = deepArray(levels);
+      const object = deepObject(levels);
+      const cases: Array<[Schema, unknown]> = [
+        [true, array],
+        [false, array],
+        [{ type: "string" }, array],
+        [{ enum: [1, [1]] }, array],
+        [{ const: [[1]] }, array],
+        [{ not: {} }, array],
+        [{ anyOf: [{ type: "string" }] }, array],
+        [{ uniqueItems: true }, [array, array]],
+        [{ minItems: 1 }, array],
+        [{ items: { $ref: "#" } }, array],
+        [{ properties: { x: {} } }, { a: object }],
+        [{ additionalProperties: false }, { a: object }],
+        [{ properties: { a: { $ref: "#" } } }, object],
+        [{ required: ["b"] }, object],
+      ];
+      for (const [schema, value] of cases) {
+        expect(verdict(schema, value), `rule: ${levels} levels under ${JSON.stringify(schema)} is one depth error`).toEqual([["", "depth", ""]]);
+      }
+    }
+    const instance = { n: "5", a: deepObject(MAX_DEPTH) };
+    const coerced = validate({ properties: { n: { type: "number" } } }, instance, { coerce: true });
+    expect([coerced.errors.map((e) => e.keyword), coerced.coercions, coerced.value === instance], "rule: with a depth error nothing is coerced and value is the instance").toEqual([
+      ["depth"],
+      [],
+      true,
+    ]);
+  });
+
+  l3("exactly MAX_DEPTH levels are fine, one more is not, also through schemas that look at every level", () => {
+    const cases: Array<[Schema, (levels: number) => unknown]> = [
+      [{ items: { $ref: "#" } }, deepArray],
+      [{ properties: { a: { $ref: "#" } } }, deepObject],
+      [{ additionalProperties: { $ref: "#" } }, deepObject],
+      [{ required: ["a"], properties: { a: { anyOf: [{ type: "integer" }, { $ref: "#" }] } } }, deepObject],
+    ];
+    for (const [schema, deep] of cases) {
+      expect(verdict(schema, deep(MAX_DEPTH)), `rule: ${MAX_DEPTH} levels under ${JSON.stringify(schema)} are fine`).toEqual([]);
+      expect(verdict(schema, deep(MAX_DEPTH + 1)), `rule: ${MAX_DEPTH + 1} levels under ${JSON.stringify(schema)} are one depth error`).toEqual([["", "depth", ""]]);
+    }
+  });
+
+  l3("evaluation depth: a schema with nothing but `type`, applied to a number at level 501, is the depth error", () => {
+    // root 1, p0 ... p<n-1> at 2 ... n + 1, the definition `last` at n + 2.
+    const chainTo = (last: Schema, n: number): Schema => {
+      const $defs: Record<string, Schema> = { last };
+      for (let i = 0; i < n; i++) $defs[`p${i}`] = { $ref: i + 1 < n ? `#/$defs/p${i + 1}` : "#/$defs/last" };
+      return { $ref: "#/$defs/p0", $defs };
+    };
+    for (const last of [{ type: "integer" }, {}] as Schema[]) {
+      expect(verdict(chainTo(last, 498), 1), `rule: ${JSON.stringify(last)} at level 500 is applied`).toEqual([]);
+      expect(verdict(chainTo(last, 499), 1), `rule: ${JSON.stringify(last)} at level 501 is the depth error`).toEqual([["", "depth", ""]]);
+    }
+    // The same with the deepest schema reached inside an anyOf branch applied twice, one level
+    // deeper the second time (see "twice" above): last at 5 + n, then at 6 + n.
+    const x: Schema = { anyOf: [{ $ref: "#/$defs/p0" }] };
+    const withLast = (chain: number): Schema => {
+      const schema = twice("x", x, chain) as { $defs: Record<string, Schema> };
+      schema.$defs.last = { type: "integer" };
+      return schema as Schema;
+    };
+    expect(verdict(withLast(494), 1), "rule: a type-only schema at level 500 is applied").toEqual([]);
+    expect(verdict(withLast(495), 1), "rule: a type-only schema at level 501 is the depth error").toEqual([["", "depth", ""]]);
   });
 });
