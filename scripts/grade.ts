@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { integerFlag, parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
+import { isEntry, usageErrorsAsExit2 } from "./lib/cli-main.ts";
 import { PROJECT_ROOT, resolveImplRoot } from "./lib/impl-root.ts";
 import { listKatas, selectKatas, type Kata } from "./lib/grader/katas.ts";
 import { hashFiles, loadManifest, type Manifest } from "./lib/grader/manifest.ts";
@@ -39,7 +40,16 @@ const FLAGS: Record<string, FlagSpec> = {
   bank: { value: false, description: "also run the interviewer's held-out bank (scored apart)" },
 };
 
-async function main(argv: string[]): Promise<number> {
+/** Scratch folders made for fixtures, removed when the process ends (main may run many times in one process). */
+const scratchFolders = new Set<string>();
+function removeOnExit(dir: string): void {
+  if (scratchFolders.size === 0) process.on("exit", () => scratchFolders.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  scratchFolders.add(dir);
+}
+
+export const main = (argv: string[]): Promise<number> => usageErrorsAsExit2("grade", () => run(argv), "\nRun npm run grade -- --help for the options.");
+
+async function run(argv: string[]): Promise<number> {
   if (argv.includes("--help")) {
     console.log(usage("npm run grade -- [options]", "Grades an implementation of the katas, per kata and per level (L1/L2/L3).", FLAGS));
     return 0;
@@ -52,7 +62,7 @@ async function main(argv: string[]): Promise<number> {
   // One of the repository's fixtures that stand on the reference: made here, graded like any other.
   const fixture = resolve(process.cwd(), implSpec);
   const made = standsOnReference(fixture) && existsSync(fixture) ? mkdtempSync(join(tmpdir(), "tuk-fixture-")) : undefined;
-  if (made) process.on("exit", () => rmSync(made, { recursive: true, force: true }));
+  if (made) removeOnExit(made);
   try {
     if (made) {
       implRoot = fixtureImplRoot(fixture, made);
@@ -166,14 +176,12 @@ function specDrift(manifest: Manifest, katas: Kata[]): string[] {
   return warnings;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error) => {
-    if (error instanceof UsageError) {
-      console.error(`grade: ${error.message}\nRun npm run grade -- --help for the options.`);
-      process.exit(2);
-    }
-    console.error(`grade: internal error: ${(error as Error).stack ?? error}`);
-    process.exit(3);
-  },
-);
+if (isEntry(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(`grade: internal error: ${(error as Error).stack ?? error}`);
+      process.exit(3);
+    },
+  );
+}

@@ -20,9 +20,9 @@ describe("every script", () => {
 
   test("--help prints a usage and exits 0; an unknown option is a clear error with exit code 2", { timeout: 60_000 }, async () => {
     // Scripts with a main(argv) are called in this process, one after the other (they share the
-    // console); the others (grade, self-test) are started as commands meanwhile.
+    // console); the other (self-test) is started as a command meanwhile.
     const [callable, commands] = [scripts.filter(([, s]) => exportsMain(s)), scripts.filter(([, s]) => !exportsMain(s))];
-    expect(commands.map(([name]) => name).sort()).toEqual(["grade", "test"]);
+    expect(commands.map(([name]) => name).sort()).toEqual(["test"]);
     const started = Promise.all(commands.map(async ([name, script]) => ({ name, help: await runCommand(script, ["--help"]), wrong: await runCommand(script, ["--no-such-option"]) })));
     const results = [];
     for (const [name, script] of callable) results.push({ name, help: await runMain(script, ["--help"]), wrong: await runMain(script, ["--no-such-option"]) });

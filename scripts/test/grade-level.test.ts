@@ -13,7 +13,7 @@ import { htmlReport } from "../lib/grader/report-html.ts";
 import { jsonReport, type RunInfo } from "../lib/grader/report-json.ts";
 import { score } from "../lib/grader/score.ts";
 import { KATA1, kata1Variant } from "./support/kata1-variants.ts";
-import { runCommand } from "./support/run-script.ts";
+import { runMain } from "./support/run-script.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "tuk-level-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,7 +41,7 @@ const katas = [
 const realManifest = JSON.parse(readFileSync(join(PROJECT_ROOT, "spec", "manifest.json"), "utf8")) as Manifest;
 const l1Count = realManifest.katas[KATA1].tests.filter((t) => / \[L1 w\d+\]$/.test(t.name)).length;
 
-const grade = (...args: string[]) => runCommand("scripts/grade.ts", args);
+const grade = (...args: string[]) => runMain("scripts/grade.ts", args);
 
 describe("--level", () => {
   test("reads 1, 1,2 and L1,L3, in level order; every level is no narrowing; anything else is a usage error", () => {
@@ -87,10 +87,10 @@ describe("--level", () => {
     const [json, html] = [join(dir, "l1.json"), join(dir, "l1.html")];
     const r = await grade("--impl", impl, "--kata", "1", "--level", "1", "--json", json, "--html", html, "--timeout", "30");
     expect(r.code, r.out).toBe(0);
-    expect(r.stdout).toContain("! --level 1: L1 tests only; scores cover them alone");
-    expect(r.stdout).toMatch(/01-regex-dispatch\s+100\.0\s+100\.0\s+-\s+-\s+(\d+)\/\1/);
+    expect(r.out).toContain("! --level 1: L1 tests only; scores cover them alone");
+    expect(r.out).toMatch(/01-regex-dispatch\s+100\.0\s+100\.0\s+-\s+-\s+(\d+)\/\1/);
     // The stage after: the same command one level up.
-    expect(r.stdout).toContain("Next stage: npm run grade -- --level 1,2");
+    expect(r.out).toContain("Next stage: npm run grade -- --level 1,2");
     const report = JSON.parse(readFileSync(json, "utf8"));
     expect(report.x_levels_graded).toEqual(["L1"]);
     expect(report.tests).toHaveLength(l1Count);
@@ -104,8 +104,8 @@ describe("--level", () => {
     const json = join(dir, "both.json");
     const r = await grade("--impl", impl, "--kata", "1", "--level", "2", "--only", "safe calculator", "--json", json);
     expect(r.code, r.out).toBe(0);
-    expect(r.stdout).toContain("--level 2: L2 tests only");
-    expect(r.stdout).toMatch(/--only: 01-regex-dispatch: \d+ of its tests/);
+    expect(r.out).toContain("--level 2: L2 tests only");
+    expect(r.out).toMatch(/--only: 01-regex-dispatch: \d+ of its tests/);
     const report = JSON.parse(readFileSync(json, "utf8"));
     expect(report.x_levels_graded).toEqual(["L2"]);
     expect(report.tests.length).toBeGreaterThan(0);
@@ -116,6 +116,6 @@ describe("--level", () => {
     expect(report.tests.some((t: { status: string }) => t.status === "fail")).toBe(true);
     const bad = await grade("--kata", "1", "--level", "4");
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--level: no level "4"');
+    expect(bad.out).toContain('--level: no level "4"');
   });
 });

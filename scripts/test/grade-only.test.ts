@@ -8,7 +8,7 @@ import { parseArgs, UsageError } from "../lib/cli-args.ts";
 import { PROJECT_ROOT } from "../lib/impl-root.ts";
 import { chooseTests } from "../lib/grader/only.ts";
 import type { Manifest } from "../lib/grader/manifest.ts";
-import { runCommand } from "./support/run-script.ts";
+import { runMain } from "./support/run-script.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "tuk-only-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,9 +59,9 @@ describe("grade --only", () => {
     const name = (t: { name: string }) => t.name.replace(/ \[L\d w\d+\]$/, "");
     const [first, second] = [tests[0], tests.find((t) => t.file !== tests[0].file)!];
     const out = join(dir, "r.json");
-    const r = await runCommand("scripts/grade.ts", ["--impl", "solutions", "--kata", "3", "--only", name(first), "--only", name(second), "--json", out]);
+    const r = await runMain("scripts/grade.ts", ["--impl", "solutions", "--kata", "3", "--only", name(first), "--only", name(second), "--json", out]);
     expect(r.code, r.out).toBe(0);
-    expect(r.stdout).toMatch(/--only: 03-agent-loop: 2 of its tests/);
+    expect(r.out).toMatch(/--only: 03-agent-loop: 2 of its tests/);
     const report = JSON.parse(readFileSync(out, "utf8"));
     expect(report.x_only).toEqual([name(first), name(second)]);
     expect(report.tests.map((t: { name: string; status: string }) => [t.name, t.status])).toEqual([

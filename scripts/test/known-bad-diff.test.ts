@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { PROJECT_ROOT } from "../lib/impl-root.ts";
 import { FLAW_DIFF, applyHunks, knownBadImplRoot, parseUnifiedDiff } from "../lib/fixtures/known-bad.ts";
-import { runCommand } from "./support/run-script.ts";
+import { runMain } from "./support/run-script.ts";
 
 const DIFF = `--- a/step.ts
 +++ b/step.ts
@@ -59,9 +59,9 @@ describe("known-bad fixtures kept as a diff against the reference", () => {
 describe("npm run grade -- --impl <a fixture kept as a diff>", () => {
   test("grades the reference with the flaw applied, and says so", async () => {
     const out = join(work, "r.json");
-    const r = await runCommand("scripts/grade.ts", ["--impl", "spec/fixtures/known-bad/single-decode-arguments", "--kata", "2", "--only", "a double-encoded string is decoded twice", "--json", out]);
+    const r = await runMain("scripts/grade.ts", ["--impl", "spec/fixtures/known-bad/single-decode-arguments", "--kata", "2", "--only", "a double-encoded string is decoded twice", "--json", out]);
     expect(r.code, r.out).toBe(0);
-    expect(r.stdout).toContain("Grading spec/fixtures/known-bad/single-decode-arguments (solutions/02-schema-validation with its flaw.diff)");
+    expect(r.out).toContain("Grading spec/fixtures/known-bad/single-decode-arguments (solutions/02-schema-validation with its flaw.diff)");
     const report = JSON.parse(readFileSync(out, "utf8")) as { tests: Array<{ name: string; status: string }> };
     expect(report.tests.length).toBeGreaterThan(0);
     for (const t of report.tests) expect(t.status, t.name).toBe("fail");

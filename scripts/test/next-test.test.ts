@@ -119,7 +119,7 @@ describe("the next test to make pass", () => {
 
   test("once every L1 test passes, grade's next step is an L2 test", { timeout: 120_000 }, async () => {
     const impl = kata1Variant(join(dir, "fails-l2"), "fails-l2");
-    const r = await runCommand("scripts/grade.ts", ["--impl", impl, "--kata", "1"]);
+    const r = await runMain("scripts/grade.ts", ["--impl", impl, "--kata", "1"]);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/01-regex-dispatch\s+\S+\s+100\.0\s+(?!100\.0)\d/);
     expect(r.out).toMatch(/2\. make this pass first: 5\. The safe calculator: calculate and calculateTool > .+ \[L2\]\n/);
