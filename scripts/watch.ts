@@ -18,7 +18,7 @@ import { LEVEL_FLAG, levelsFlag, levelsNote, nextStage, parseLevels } from "./li
 import { nextTest } from "./lib/grader/next-test.ts";
 import { chooseTests } from "./lib/grader/only.ts";
 import { styleFor } from "./lib/grader/report-terminal.ts";
-import { expectedTest, gradeKata } from "./lib/grader/run-kata.ts";
+import { expectedTest, gradeKata, STALL_MS } from "./lib/grader/run-kata.ts";
 import type { Level } from "../spec/support/graded.ts";
 import { parsePropertyFailure, splitTag, summaryLine, withoutStack, type TestResult } from "./lib/grader/test-result.ts";
 import { answerEvent, formatEvent } from "./lib/watch/answer-event.ts";
@@ -34,8 +34,12 @@ const FLAGS: Record<string, FlagSpec> = {
 
 /** Editors write a file in several steps; wait for the burst to end before grading. */
 const SETTLE_MS = 120;
-/** No test ending for this long is taken for an endless loop (a test's own timeout is 5 s). */
-const WARM_STALL_MS = 15_000;
+/**
+ * No sign of life from the warm runner (a spec file loaded, a test started or ended) for this long
+ * is taken for an endless loop: the grader's own stall limit, above vitest's test timeout
+ * (spec/support/time-limits.ts), so that a slow test on a busy machine is not called a hang.
+ */
+const WARM_STALL_MS = STALL_MS;
 
 const style = styleFor(process.stdout);
 

@@ -93,6 +93,10 @@ const vitest = await createVitest("test", {
         running = true;
         send({ type: "start", phase });
       },
+      // Signs of life for watch's stall watchdog: a spec file loaded, a test started or ended. On a
+      // busy machine loading the files alone can take many seconds; that is not a hang.
+      onTestModuleCollected: () => send({ type: "progress" }),
+      onTestCaseReady: () => send({ type: "progress" }),
       onTestCaseResult: () => send({ type: "progress" }),
       onTestRunEnd: (modules, _errors, reason) => {
         running = false;
