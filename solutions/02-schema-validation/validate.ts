@@ -15,7 +15,9 @@
 // - the depth limit: measured while validating, on the arrays and objects validation enters; a
 //   separate walk only when it left some unentered (`validate`, `enter`);
 // - instance paths: joined only when an error, a coercion or a nested value needs one (`pathOf`);
-// - a parameter whose schema has nothing but `type` is checked without a call (`apply`);
+// - a parameter whose schema has nothing but `type` is checked without a call (`passesOnlyType`),
+//   and an object made only of such parameters, with the keys of the last one seen, in one pass
+//   over its keys (`passesPlain`);
 // - few objects touched per call: the compiled tree is flat where validation reads it most.
 //
 // Why objects and not closures (one small function per keyword rule): both were measured
@@ -538,6 +540,11 @@ function numberKeywords(keywords: NumberKeyword[], value: number, parent: string
 function objectKeywords(k: ObjectKeywords, value: Obj, path: string, next: number, run: Run, out: ValidationError[]): void {
   enter(run);
   let layout = k.layout;
+  // Most calls of a tool pass the same plain members as the call before: see `passesPlain`.
+  if (layout !== undefined && layout.plain && passesPlain(layout, value, next, run)) {
+    run.depth--;
+    return;
+  }
   // The members, in the object's key order, while checking that its keys are the layout's.
   const members: unknown[] = new Array(layout === undefined ? 0 : layout.keys.length);
   let count = 0;
@@ -589,6 +596,27 @@ function objectKeywords(k: ObjectKeywords, value: Obj, path: string, next: numbe
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/**
+ * The short cut for objects. A layout is plain when every key is a listed property whose schema
+ * has nothing but `type` and every required name is a key. An object with the layout's keys, in
+ * its order, whose members all pass their types (`passesOnlyType`), meets its object keywords:
+ * nothing to report (required and properties are met, no member is unlisted), nothing to enter.
+ * One pass over the keys and no array of members; on anything else (another key, a member that
+ * fails) `objectKeywords` starts again the general way.
+ */
+function passesPlain(layout: Layout, value: Obj, level: number, run: Run): boolean {
+  let count = 0;
+  for (const key in value) {
+    if (!hasOwn.call(value, key)) continue;
+    if (layout.keys[count] !== key || !passesOnlyType(layout.types[count], value[key], level, run)) return false;
+    count++;
+  }
+  if (count !== layout.keys.length) return false;
+  // A listed name that is not a key may still be an own property that is not enumerable.
+  for (const name of layout.absent) if (hasOwn.call(value, name)) return false;
+  return true;
+}
+
 /** A name the object's enumerable keys do not have may still be an own property, one that is not
  * enumerable (JSON makes none, but a program can): it counts as a member. */
 function hiddenMember(value: Obj, name: string): unknown {
@@ -606,6 +634,11 @@ interface Layout {
   slots: readonly number[];
   /** The members `properties` does not list, in the object's order (for additionalProperties). */
   others: readonly number[];
+  /** For `passesPlain`: whether the layout is plain, each key's `onlyTypes` (0 if not listed),
+   * and the listed names that are not keys. */
+  plain: boolean;
+  types: readonly number[];
+  absent: readonly string[];
 }
 
 function layoutOf(k: ObjectKeywords, keys: readonly string[]): Layout {
@@ -614,7 +647,19 @@ function layoutOf(k: ObjectKeywords, keys: readonly string[]): Layout {
   const slot = (name: string) => slots.get(name) ?? -1;
   const others: number[] = [];
   for (let i = 0; i < keys.length; i++) if (!k.listed.has(keys[i])) others.push(i);
-  return { keys, slots: [...k.required.map(slot), ...k.names.map(slot)], others: others.length === 0 ? NONE : others };
+  const listedAt = new Map(k.names.map((name, i) => [name, i]));
+  const types = keys.map((key) => {
+    const i = listedAt.get(key);
+    return i === undefined ? 0 : k.onlyTypes[i];
+  });
+  return {
+    keys,
+    slots: [...k.required.map(slot), ...k.names.map(slot)],
+    others: others.length === 0 ? NONE : others,
+    plain: types.every((t) => t !== 0) && k.required.every((name) => slots.has(name)),
+    types,
+    absent: k.names.filter((name) => !slots.has(name)),
+  };
 }
 
 /** One empty array for every absent list: fewer objects to fetch. */

@@ -1,9 +1,11 @@
 // Rules of the README that the other specs left unpinned, found by mutation testing
 // (npm run mutate; docs/mutation-report.md). Each test checks a sentence of the README, never a
 // detail of the reference that the README leaves open (message wording, for example).
+import fc from "fast-check";
 import { describe, expect } from "vitest";
 import { MAX_DEPTH, SchemaError, extractToolCalls, formatFeedback, validate, type Schema, type ValidationError } from "@impl/02-schema-validation";
 import { l1, l2, l3 } from "../support/graded.ts";
+import { dataFor, mutate, mutation, supportedSchema } from "./arbitraries.ts";
 
 function schemaErrorCode(schema: unknown, data: unknown = {}): string {
   try {
@@ -329,6 +331,52 @@ describe("6. Feedback for the model", () => {
     expect(lines).toHaveLength(12);
     expect(lines[11], "rule: '- ... and 1 more error' when it is one").toBe("- ... and 1 more error");
     expect(formatFeedback(errors(11)).split("\n")[11]).toBe("- ... and 1 more error");
+  });
+});
+
+describe("4. Report every error, with its path (order)", () => {
+  l2.property("the same schema and instance always give the same result, whatever that schema validated before", () => {
+    // An implementation may keep things between calls (a compiled schema, say); nothing it keeps
+    // may change a later result. Each instance is validated in a first pass, then again in the
+    // reverse order, twice in a row.
+    const schemaAndInstances = supportedSchema.chain((schema) =>
+      fc.tuple(fc.constant(schema), fc.array(fc.tuple(dataFor(schema, schema as Record<string, unknown>), mutation), { minLength: 2, maxLength: 6 })),
+    );
+    fc.assert(
+      fc.property(schemaAndInstances, ([schema, pairs]) => {
+        const instances = pairs.map(([data, m]) => mutate(data, m));
+        const result = (instance: unknown) => JSON.stringify(validate(schema as Schema, instance));
+        const first = instances.map(result);
+        for (let i = instances.length - 1; i >= 0; i--) {
+          expect(result(instances[i]), "rule: the same schema and instance give the same errors").toBe(first[i]);
+          expect(result(instances[i]), "rule: the same schema and instance give the same errors").toBe(first[i]);
+        }
+      }),
+    );
+  });
+
+  l2("results do not depend on the objects the same schema validated before: other keys, another order, the same number of keys", () => {
+    const schema: Schema = {
+      type: "object",
+      properties: { a: { type: "integer" }, b: { type: "integer" } },
+      required: ["a"],
+      additionalProperties: false,
+    };
+    const verdict = (instance: unknown) => validate(schema, instance).errors.map((e) => [e.path, e.keyword]);
+    const instances: Array<[unknown, string[][]]> = [
+      [{ a: 1, b: 2 }, []],
+      [{ a: 1, c: 2 }, [["/c", "additionalProperties"]]],
+      [{ b: 1, a: 2 }, []],
+      [{ b: 1, c: 2 }, [["/a", "required"], ["/c", "additionalProperties"]]],
+      [{ a: 1, b: 2 }, []],
+      [{ c: 1, b: 2 }, [["/a", "required"], ["/c", "additionalProperties"]]],
+      [{ a: 1 }, []],
+      [{ b: 1 }, [["/a", "required"]]],
+      [{ a: 1, b: "2" }, [["/b", "type"]]],
+    ];
+    for (const [instance, expected] of instances) {
+      expect(verdict(instance), `rule: the errors of ${JSON.stringify(instance)} are its own`).toEqual(expected);
+    }
   });
 });
 
