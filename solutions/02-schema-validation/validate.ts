@@ -130,7 +130,7 @@ function nestingDepthExceeds(instance: unknown, max: number): boolean {
  * A schema, compiled: each keyword's value as `apply` needs it (with the schema path and the
  * fixed part of the message of its error), `undefined` where the schema lacks the keyword.
  * Grouped as the README orders the evaluation: the keywords for strings, numbers, objects and
- * arrays are only looked at for a value of that type. Compiledschemas are compiled too. Boolean
+ * arrays are only looked at for a value of that type. Subschemas are compiled too. Boolean
  * schemas are compiled schemas as well, so that every one has the same shape (the engine's
  * property reads stay fast).
  */
