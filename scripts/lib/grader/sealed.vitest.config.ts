@@ -151,7 +151,11 @@ const kataProject = (kataId: string) => ({
   test: {
     name: kataId,
     include: [`spec/${kataId}/**/*.spec.ts`],
-    setupFiles: [join(control.root, "spec", "support", "setup", "fresh-modules.ts"), ...(base.setupFiles as string[]).map((file) => join(control.root, file))],
+    setupFiles: [
+      join(control.root, "spec", "support", "setup", "fresh-modules.ts"),
+      ...(base.setupFiles as string[]).map((file) => join(control.root, file)),
+      join(control.root, "spec", "support", "setup", "unparsed-stacks.ts"),
+    ],
     testTimeout: base.testTimeout,
     hookTimeout: base.hookTimeout,
     pool: "forks" as const,
