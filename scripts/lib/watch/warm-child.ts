@@ -109,6 +109,11 @@ const vitest = await createVitest("test", {
       },
     },
   ],
+}, {
+  // The project's scratch folders are not the candidate's saves: every grade, beside this watch or
+  // not (npm test runs dozens), creates and deletes a sealed workspace of spec copies in .grade/;
+  // watched, that churn cancelled runs and starved the first one (called an endless loop at 20 s).
+  server: { watch: { ignored: ["**/.grade/**", "**/.stryker-tmp/**", "**/reports/**"] } },
 });
 
 /** The run after a quick one: the same files, nothing left out. */
