@@ -41,10 +41,12 @@ describe("npm run watch", () => {
     // It already names the next failing test and its message.
     expect(quick.text).toMatch(/\n\s+next: .+\[L\d\]\n\s+\S/);
     expect(quick.text).not.toContain("waiting for the full run");
-    // The full answer follows: nothing left out, the slow tests passing, the same failures.
+    // The full answer follows: nothing left out, the quick answer's passing tests still passing;
+    // a slow test may fail too (a property can reach the broken calculator).
     expect(full, full?.text).toBeDefined();
     expect(full.stillRunning).toBe(0);
-    expect(full.passing).toBe(quick.passing + quick.stillRunning);
+    expect(full.passing).toBeGreaterThanOrEqual(quick.passing);
+    expect(full.passing).toBeLessThanOrEqual(quick.passing + quick.stillRunning);
     expect(full.ms).toBeGreaterThan(quick.ms);
   });
 });
