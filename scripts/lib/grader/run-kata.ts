@@ -197,7 +197,7 @@ async function gradeSealed(states: KataState[], options: Omit<GradeOptions, "onl
       for (const [name, verdict] of seen.verdicts) state.verdicts.set(name, verdict);
       for (const [file, error] of seen.fileErrors) state.fileErrors.set(file, error);
     }
-    if (!attempt.outcome.timedOut) return finish(states, attempt.outcome, attempt.reportWritten);
+    if (!attempt.outcome.timedOut) return finish(active, attempt.outcome, attempt.reportWritten);
     // A test that ended but whose verdict had not reached vitest's main process before the kill
     // is not hung: it has no verdict yet, and the re-run gives it one.
     const after = attempt.outcome.stalled ? `${STALL_MS / 1000} s` : `${Math.round(limit / 1000)} s`;
@@ -215,21 +215,21 @@ async function gradeSealed(states: KataState[], options: Omit<GradeOptions, "onl
       for (const state of active) {
         if (unfinished(state).length > 0) state.problems.push(`timed out after ${Math.round(limit / 1000)} s, and no single test was running: the hang is at import or between tests`);
       }
-      return finish(states, attempt.outcome, attempt.reportWritten);
+      return finish(active, attempt.outcome, attempt.reportWritten);
     }
     if (run + 1 > MAX_RERUNS || Date.now() >= deadline) {
       for (const state of active) if (unfinished(state).length > 0) state.problems.push("stopped re-running after too many hangs: the tests not run yet are lost");
-      return finish(states, attempt.outcome, attempt.reportWritten);
+      return finish(active, attempt.outcome, attempt.reportWritten);
     }
     // The re-run loads only the spec files that still hold a test without a verdict, of the katas
     // still trusted (a forgery's score is 0 whatever its other tests would say).
     active = active.filter((state) => !untrusted(state.integrity) && unfinished(state).length > 0);
     files = active.flatMap((state) => filesOf(unfinished(state)));
-    if (files.length === 0) return finish(states, attempt.outcome, attempt.reportWritten);
+    if (files.length === 0) return finish(active, attempt.outcome, attempt.reportWritten);
   }
 }
 
-/** What the last run says of the run as a whole, for every kata. */
+/** What the last run says of the run as a whole, for the katas it ran. */
 function finish(states: KataState[], outcome: ChildOutcome, reportWritten: boolean): ChildOutcome {
   if (!outcome.timedOut && !reportWritten) {
     const tail = outcome.outputTail.trim().split("\n").slice(-5).join("\n");
