@@ -545,10 +545,44 @@ describe("7. Safety limits", () => {
       [{ additionalProperties: { $ref: "#" } }, deepObject],
       [{ required: ["a"], properties: { a: { anyOf: [{ type: "integer" }, { $ref: "#" }] } } }, deepObject],
     ];
+    // Schemas nested as deep as allowed (100 levels below the root), one level per level of the
+    // value, down to a last one with nothing to say about the members of the value it meets.
+    const described = (keyword: "properties" | "items", last: Schema): Schema => {
+      let schema = last;
+      for (let i = 0; i < MAX_DEPTH; i++) schema = keyword === "items" ? { items: schema } : { properties: { a: schema } };
+      return schema;
+    };
+    cases.push([described("properties", { required: [] }), deepObject], [described("items", { items: true }), deepArray]);
     for (const [schema, deep] of cases) {
-      expect(verdict(schema, deep(MAX_DEPTH)), `rule: ${MAX_DEPTH} levels under ${JSON.stringify(schema)} are fine`).toEqual([]);
-      expect(verdict(schema, deep(MAX_DEPTH + 1)), `rule: ${MAX_DEPTH + 1} levels under ${JSON.stringify(schema)} are one depth error`).toEqual([["", "depth", ""]]);
+      const name = JSON.stringify(schema).slice(0, 80);
+      expect(verdict(schema, deep(MAX_DEPTH)), `rule: ${MAX_DEPTH} levels under ${name} are fine`).toEqual([]);
+      expect(verdict(schema, deep(MAX_DEPTH + 1)), `rule: ${MAX_DEPTH + 1} levels under ${name} are one depth error`).toEqual([["", "depth", ""]]);
     }
+  });
+
+  l3("depth counts nesting, not size: many arrays and objects side by side stay one level each, call after call", () => {
+    const objects = Array.from({ length: 3 * MAX_DEPTH }, (_, i) => ({ a: i }));
+    const arrays = Array.from({ length: 3 * MAX_DEPTH }, (_, i) => [i]);
+    const ofObjects: Schema = { items: { properties: { a: { type: "integer" } } } };
+    const ofArrays: Schema = { items: { items: { type: "integer" } } };
+    for (let round = 0; round < 2; round++) {
+      expect(verdict(ofObjects, objects), "rule: 300 objects in an array are 2 levels").toEqual([]);
+      expect(verdict(ofArrays, arrays), "rule: 300 arrays in an array are 2 levels").toEqual([]);
+      expect(verdict(ofObjects, { x: objects }), "rule: 300 objects in an array in an object are 3 levels").toEqual([]);
+      expect(verdict({ items: { properties: { a: { minimum: 0 } } } }, objects), "rule: 300 objects in an array are 2 levels").toEqual([]);
+    }
+  });
+
+  l2("a false root schema's error points at the root: schemaPath \"\"", () => {
+    expect(verdict(false, 1), "rule: for a false schema, schemaPath is the path of that schema").toEqual([["", "false", ""]]);
+  });
+
+  l3("evaluation depth: an anyOf branch counts its deepest schema when a shallower type-only schema comes after it", () => {
+    // As "whether a deep or a shallow part comes last" above, with a number as the instance.
+    const e: Schema = { anyOf: [{ allOf: [{ $ref: "#/$defs/p0" }, { type: "integer" }] }] };
+    const scalarVerdict = (schema: Schema) => verdict(schema, 1);
+    expect(scalarVerdict(twice("e", e, 493)), "rule: deep part first, level 500 is applied").toEqual([]);
+    expect(scalarVerdict(twice("e", e, 494)), "rule: deep part first, level 501 is the depth error").toEqual([["", "depth", ""]]);
   });
 
   l3("evaluation depth: a schema with nothing but `type`, applied to a number at level 501, is the depth error", () => {
