@@ -577,6 +577,12 @@ describe("7. Safety limits", () => {
     expect(verdict(false, 1), "rule: for a false schema, schemaPath is the path of that schema").toEqual([["", "false", ""]]);
   });
 
+  l2("an error inside an additionalProperties subschema has that subschema's schemaPath", () => {
+    expect(verdict({ additionalProperties: { type: "string" } }, { x: 1 }), "rule: schemaPath points at the failing keyword").toEqual([
+      ["/x", "type", "/additionalProperties/type"],
+    ]);
+  });
+
   l3("evaluation depth: an anyOf branch counts its deepest schema when a shallower type-only schema comes after it", () => {
     // As "whether a deep or a shallow part comes last" above, with a number as the instance.
     const e: Schema = { anyOf: [{ allOf: [{ $ref: "#/$defs/p0" }, { type: "integer" }] }] };
