@@ -380,6 +380,20 @@ describe("4. Report every error, with its path (order)", () => {
   });
 });
 
+describe("4. Report every error, with its path (schemaPath)", () => {
+  const verdict = (schema: Schema, value: unknown) => validate(schema, value).errors.map((e) => [e.path, e.keyword, e.schemaPath]);
+
+  l2("a false root schema's error points at the root: schemaPath \"\"", () => {
+    expect(verdict(false, 1), "rule: for a false schema, schemaPath is the path of that schema").toEqual([["", "false", ""]]);
+  });
+
+  l2("an error inside an additionalProperties subschema has that subschema's schemaPath", () => {
+    expect(verdict({ additionalProperties: { type: "string" } }, { x: 1 }), "rule: schemaPath points at the failing keyword").toEqual([
+      ["/x", "type", "/additionalProperties/type"],
+    ]);
+  });
+});
+
 describe("7. Safety limits", () => {
   l3("the instance depth counts arrays and objects only: 100 nested arrays around a number are fine", () => {
     let value: unknown = 1;
@@ -571,16 +585,6 @@ describe("7. Safety limits", () => {
       expect(verdict(ofObjects, { x: objects }), "rule: 300 objects in an array in an object are 3 levels").toEqual([]);
       expect(verdict({ items: { properties: { a: { minimum: 0 } } } }, objects), "rule: 300 objects in an array are 2 levels").toEqual([]);
     }
-  });
-
-  l2("a false root schema's error points at the root: schemaPath \"\"", () => {
-    expect(verdict(false, 1), "rule: for a false schema, schemaPath is the path of that schema").toEqual([["", "false", ""]]);
-  });
-
-  l2("an error inside an additionalProperties subschema has that subschema's schemaPath", () => {
-    expect(verdict({ additionalProperties: { type: "string" } }, { x: 1 }), "rule: schemaPath points at the failing keyword").toEqual([
-      ["/x", "type", "/additionalProperties/type"],
-    ]);
   });
 
   l3("evaluation depth: an anyOf branch counts its deepest schema when a shallower type-only schema comes after it", () => {
