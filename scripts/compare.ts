@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { integerFlag, parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
-import { isEntry, usageErrorsAsExit2 } from "./lib/cli-main.ts";
+import { isEntry, runAsCommand, usageErrorsAsExit2 } from "./lib/cli-main.ts";
 import { PROJECT_ROOT, resolveImplRoot } from "./lib/impl-root.ts";
 import { listKatas, selectKatas, type Kata } from "./lib/grader/katas.ts";
 import { LEVEL_FLAG, levelsNote, parseLevels } from "./lib/grader/levels.ts";
@@ -113,12 +113,4 @@ async function run(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (isEntry(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error) => {
-      console.error(`compare: ${(error as Error).stack ?? error}`);
-      process.exit(3);
-    },
-  );
-}
+if (isEntry(import.meta.url)) runAsCommand("compare", main);

@@ -6,7 +6,7 @@ import { availableParallelism } from "node:os";
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join, relative, resolve } from "node:path";
 import { integerFlag, parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
-import { isEntry, usageErrorsAsExit2 } from "./lib/cli-main.ts";
+import { isEntry, runAsCommand, usageErrorsAsExit2 } from "./lib/cli-main.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { listKatas, selectKatas } from "./lib/grader/katas.ts";
 import { styleFor } from "./lib/grader/report-terminal.ts";
@@ -125,12 +125,4 @@ function shortPath(path: string): string {
   return rel === "" ? "." : rel.startsWith("..") ? path : rel;
 }
 
-if (isEntry(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error) => {
-      console.error(`grade:round: internal error: ${(error as Error).stack ?? error}`);
-      process.exit(3);
-    },
-  );
-}
+if (isEntry(import.meta.url)) runAsCommand("grade:round", main);

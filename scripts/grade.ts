@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { integerFlag, parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
-import { isEntry, usageErrorsAsExit2 } from "./lib/cli-main.ts";
+import { isEntry, runAsCommand, usageErrorsAsExit2 } from "./lib/cli-main.ts";
 import { PROJECT_ROOT, resolveImplRoot } from "./lib/impl-root.ts";
 import { listKatas, selectKatas, type Kata } from "./lib/grader/katas.ts";
 import { hashFiles, loadManifest, type Manifest } from "./lib/grader/manifest.ts";
@@ -176,12 +176,4 @@ function specDrift(manifest: Manifest, katas: Kata[]): string[] {
   return warnings;
 }
 
-if (isEntry(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error) => {
-      console.error(`grade: internal error: ${(error as Error).stack ?? error}`);
-      process.exit(3);
-    },
-  );
-}
+if (isEntry(import.meta.url)) runAsCommand("grade", main);

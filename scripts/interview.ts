@@ -15,7 +15,7 @@ import { join, relative } from "node:path";
 import { createInterface } from "node:readline";
 import type { Level } from "../spec/support/graded.ts";
 import { parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
-import { isEntry, usageErrorsAsExit2 } from "./lib/cli-main.ts";
+import { isEntry, runAsCommand, usageErrorsAsExit2 } from "./lib/cli-main.ts";
 import { readHintState } from "./lib/hints.ts";
 import { PROJECT_ROOT, resolveImplRoot } from "./lib/impl-root.ts";
 import { listKatas, selectKatas } from "./lib/grader/katas.ts";
@@ -143,12 +143,4 @@ async function run(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (isEntry(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error) => {
-      console.error(`interview: internal error: ${(error as Error).stack ?? error}`);
-      process.exit(3);
-    },
-  );
-}
+if (isEntry(import.meta.url)) runAsCommand("interview", main);

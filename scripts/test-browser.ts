@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, write
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { usage } from "./lib/cli-args.ts";
-import { isEntry } from "./lib/cli-main.ts";
+import { isEntry, runAsCommand } from "./lib/cli-main.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { fixtureImplRoot } from "./lib/fixtures/known-bad.ts";
 import { htmlReport } from "./lib/grader/report-html.ts";
@@ -267,9 +267,4 @@ async function checkLeaderboard(page: LeaderboardPage, json: string, html: strin
   return checks;
 }
 
-if (isEntry(import.meta.url)) {
-  main(process.argv.slice(2)).then((code) => process.exit(code), (error) => {
-    console.error(`test:browser: ${(error as Error).stack ?? error}`);
-    process.exit(1);
-  });
-}
+if (isEntry(import.meta.url)) runAsCommand("test:browser", main, 1);

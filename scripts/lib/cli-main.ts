@@ -26,3 +26,17 @@ export function isEntry(moduleUrl: string): boolean {
     return false;
   }
 }
+
+/**
+ * A script's command-line entry: main on the process's arguments, then exit with its code. An
+ * error main does not handle is the script's own failure: its stack, and exit code `failureCode`.
+ */
+export function runAsCommand(name: string, main: (argv: string[]) => Promise<number>, failureCode = 3): void {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(`${name}: internal error: ${(error as Error).stack ?? error}`);
+      process.exit(failureCode);
+    },
+  );
+}
