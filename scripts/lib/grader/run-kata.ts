@@ -170,7 +170,8 @@ function notFound(state: KataState, implRoot: string): KataRun {
   return { kata: state.kata, tests, problems: [message], hungTests: [], durationMs: 0 };
 }
 
-const qualified = (kata: Kata, name: string) => `${kata.id} > ${name}`;
+/** A test as the progress log's skip and only lists name it: one run may grade several katas. */
+const qualified = (kataId: string, name: string) => `${kataId} > ${name}`;
 
 async function gradeSealed(states: KataState[], options: Omit<GradeOptions, "only">, sealed: SealedWorkspace, started: number): Promise<ChildOutcome> {
   for (const state of states) {
@@ -345,9 +346,8 @@ async function runOnce(states: KataState[], options: Omit<GradeOptions, "only">,
   const progress = join(sealed.writable, `${run}.progress.jsonl`);
   const key = newKey();
   const nodeModules = realpathSync(join(PROJECT_ROOT, "node_modules"));
-  const byId = new Map(states.map((state) => [state.kata.id, state]));
   // Tests not to run again: those that hung, and those that already have a verdict.
-  const skip = new Set(states.flatMap((state) => [...state.hungTests, ...state.verdicts.keys()].map((name) => qualified(state.kata, name))));
+  const skip = new Set(states.flatMap((state) => [...state.hungTests, ...state.verdicts.keys()].map((name) => qualified(state.kata.id, name))));
   const narrowed = states.some((state) => state.only);
   const control: GradeControl = {
     root: sealed.root,
@@ -369,7 +369,7 @@ async function runOnce(states: KataState[], options: Omit<GradeOptions, "only">,
       GRADE_PROGRESS: progress,
       GRADE_SKIP: JSON.stringify([...skip]),
       // A kata graded whole has every test of its own chosen.
-      ...(narrowed ? { GRADE_ONLY: JSON.stringify(states.flatMap((state) => (state.only ? [...state.only] : state.expected.map((t) => t.name)).map((name) => qualified(state.kata, name)))) } : {}),
+      ...(narrowed ? { GRADE_ONLY: JSON.stringify(states.flatMap((state) => (state.only ? [...state.only] : state.expected.map((t) => t.name)).map((name) => qualified(state.kata.id, name)))) } : {}),
     }),
     limitMs,
     { progressFile: progress, stallMs: STALL_MS },
@@ -385,7 +385,7 @@ async function runOnce(states: KataState[], options: Omit<GradeOptions, "only">,
   for (const record of readProgress(progress)) {
     const id = kataIdOf(record.file);
     const attempt = katas.get(id);
-    if (!attempt || skip.has(qualified(byId.get(id)!.kata, record.test))) continue;
+    if (!attempt || skip.has(qualified(id, record.test))) continue;
     if (record.event === "start") attempt.open.add(record.test);
     else attempt.open.delete(record.test);
   }
@@ -408,7 +408,7 @@ async function runOnce(states: KataState[], options: Omit<GradeOptions, "only">,
       reported.set(file, [...(reported.get(file) ?? []), { index: record.index!, name: record.name!, state: record.state!, canary: record.canary! }]);
       const id = kataIdOf(file);
       const attempt = katas.get(id);
-      if (!attempt || record.canary || skip.has(qualified(byId.get(id)!.kata, record.name!))) continue;
+      if (!attempt || record.canary || skip.has(qualified(id, record.name!))) continue;
       attempt.verdicts.set(record.name!, { status: stateToStatus(record.state), message: record.message, durationMs: record.duration });
     }
   }
