@@ -91,6 +91,15 @@ async function grade(label: string, args: string[]): Promise<{ exec: Exec; repor
 const katas = listKatas();
 const manifest = loadManifest();
 
+/**
+ * The fixtures' grades (known-bad, sabotage, forgery) run one test process at a time, so that each
+ * kata's spec files share one process instead of starting one per core: npm test keeps every core
+ * busy with its other checks anyway, and a process start costs about 0.2 s of CPU. A hang's grade
+ * keeps one per core (its wait would hold up the kata's other files), and so do the grades of the
+ * references and the stubs: a candidate's grade.
+ */
+const ONE_TEST_PROCESS = ["--jobs", "1"];
+
 /** Sabotage that hangs: its grade mostly waits for the grader's stall watch or vitest's test timeout. */
 const HANGS = new Set(["infinite-loop", "never-settles"]);
 
@@ -288,7 +297,7 @@ async function gradeKnownBad(batch: KnownBadFixture[], index: number): Promise<s
   const workDir = join(work, "known-bad-runs", `batch-${index + 1}`);
   mkdirSync(workDir, { recursive: true });
   const seed = Math.floor(Math.random() * 2 ** 31);
-  const runs = await gradeKatas(graded.map((g) => ({ kata: g.kata, manifest: g.entry, only: g.chosen })), { implRoot: impl, seed, timeoutMs: 60_000, workDir, includeBank: false });
+  const runs = await gradeKatas(graded.map((g) => ({ kata: g.kata, manifest: g.entry, only: g.chosen })), { implRoot: impl, seed, timeoutMs: 60_000, workDir, includeBank: false, maxWorkers: 1 });
   for (const [i, { fixture, kata, flawed, controls }] of graded.entries()) {
     const run = runs[i];
     const found: string[] = [];
@@ -331,7 +340,7 @@ function sabotageChecks(): Check[] {
       ...(HANGS.has(name) ? { cost: 30, waits: true } : { cost: 8 }),
       async run() {
         // The sabotaged kata is graded whole, as a candidate's would be.
-        const graded = await gradeBeside(`sabotage-${name}`, dir, expect, "whole", ["--timeout", "45"]);
+        const graded = await gradeBeside(`sabotage-${name}`, dir, expect, "whole", ["--timeout", "45", ...(HANGS.has(name) ? [] : ONE_TEST_PROCESS)]);
         if (!graded.report) return graded.problems;
         const { sabotaged, problems } = graded;
         if (["refused", "tampered"].includes(sabotaged.integrity?.status ?? "")) problems.push(`a crash was taken for a forgery: ${JSON.stringify(sabotaged.integrity)}`);
@@ -421,7 +430,7 @@ function forgeryChecks(): Check[] {
         const impl = join(work, "forgery", name);
         cpSync(join(dir, expect.kata), join(impl, expect.kata), { recursive: true });
         cpSync(join(PROJECT_ROOT, "solutions", expect.unaffected), join(impl, expect.unaffected), { recursive: true });
-        const graded = await gradeBeside(`forgery-${name}`, impl, expect, "L1", ["--timeout", "20"]);
+        const graded = await gradeBeside(`forgery-${name}`, impl, expect, "L1", ["--timeout", "20", ...ONE_TEST_PROCESS]);
         if (!graded.report) return graded.problems;
         const { sabotaged: forged, problems } = graded;
         if (forged.score !== 0) problems.push(`${expect.kata} scores ${forged.score}, not 0: the forgery worked`);
