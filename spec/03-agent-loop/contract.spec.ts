@@ -180,6 +180,24 @@ describe("2. History: one assistant message with all its calls, then one tool me
     expect(id, "an id already in the caller's history is replaced").not.toBe("c_prev");
     expect(toolMessages(r).slice(1).map((m) => m.tool_call_id), "the new tool message answers the new id").toEqual([id]);
   });
+
+  // Each place the README names counts on its own: a history may hold a call not answered yet, or
+  // a tool message whose assistant message the caller left out (a trimmed context).
+  l2("an id only in an assistant message's tool_calls of the caller's messages counts as used", async () => {
+    const earlier: Message[] = [...freshUser(), { role: "assistant", content: "", tool_calls: [{ id: "c_asked", name: "t", arguments: "{}" }] }];
+    const model = scriptedModel([reply.calls(["t", {}, "c_asked"]), reply.text("ok")]);
+    const r = await run({ model, tools: [tools.ok("t")], messages: earlier });
+    const id = assistantMessages(r)[1].tool_calls?.[0].id;
+    expect(id, "an id called in the caller's history is replaced").not.toBe("c_asked");
+  });
+
+  l2("an id only in a tool message's tool_call_id of the caller's messages counts as used", async () => {
+    const earlier: Message[] = [...freshUser(), { role: "tool", tool_call_id: "c_answered", name: "t", content: '{"ok":true,"data":1}', is_error: false }];
+    const model = scriptedModel([reply.calls(["t", {}, "c_answered"]), reply.text("ok")]);
+    const r = await run({ model, tools: [tools.ok("t")], messages: earlier });
+    const id = assistantMessages(r)[0].tool_calls?.[0].id;
+    expect(id, "an id answered in the caller's history is replaced").not.toBe("c_answered");
+  });
 });
 
 describe("4. Stops: every way a run ends is a status", () => {
