@@ -13,13 +13,13 @@
 // replies and every adversarial shape at 10 KiB; the 1 KiB replies take 6 µs, where one
 // process's luck moved the ratio by 20%), shorter rounds than compare's, but six processes
 // instead of two, so that no process's luck decides a case.
-import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveImplRoot } from "../impl-root.ts";
 import { caseKind, coversOne, formatRatio, geometricMean } from "../compare/ratio.ts";
 import { compareSpeed, type SpeedOptions } from "../compare/speed.ts";
+import { startBusyCores } from "./busy-cores.ts";
 
 const KATA = "01-regex-dispatch";
 export const CHECK_SPEED: SpeedOptions = { budgetMs: 120, rounds: 8, processes: 6, sizes: [10_000, 20_000], timeoutMs: 90_000 };
@@ -29,13 +29,6 @@ interface CompareCheck {
   name: string;
   run(): Promise<string[]>;
   cost: number;
-}
-
-function startBusy(): ChildProcess {
-  // A plain spin that ends by itself should the check never get to kill it.
-  const child = spawn(process.execPath, ["-e", "const end = Date.now() + 120000; while (Date.now() < end) {}"], { stdio: "ignore" });
-  child.on("error", () => {});
-  return child;
 }
 
 /** The problems in a self-comparison's results: none means every case reads within noise. */
@@ -65,13 +58,13 @@ export function compareCheck(): CompareCheck {
     cost: 6,
     async run() {
       const work = mkdtempSync(join(tmpdir(), "tuk-compare-check-"));
-      const busy = Array.from({ length: availableParallelism() }, startBusy);
+      const busy = startBusyCores();
       try {
         const outside = join(work, "outside");
         cpSync(join(resolveImplRoot("solutions"), KATA), join(outside, KATA), { recursive: true });
         return selfCompareProblems(await compareSpeed(KATA, outside, resolveImplRoot("solutions"), join(work, "scratch"), CHECK_SPEED));
       } finally {
-        for (const child of busy) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+        busy.stop();
         rmSync(work, { recursive: true, force: true });
       }
     },

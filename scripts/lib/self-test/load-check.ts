@@ -9,8 +9,7 @@
 // 90% of the test time, so grading only them saves little more than loading the other 15 files
 // (a few seconds) while leaving out every new slow test written in another file. The bank is left out: its tests are of the same kinds as the visible
 // ones (the references' ordinary grade checks its verdicts) and would add a quarter to the cost.
-import { spawn, type ChildProcess } from "node:child_process";
-import { availableParallelism } from "node:os";
+import { startBusyCores } from "./busy-cores.ts";
 
 interface GradeReport {
   tests: Array<{ name: string; status: string; message: string | null }>;
@@ -27,27 +26,16 @@ interface LoadCheck {
   cost: number;
 }
 
-/** A busy process stops by itself after this long, should the check never get to kill it. */
-const BUSY_LIFETIME_MS = 180_000;
-
-function startBusy(): ChildProcess {
-  // A plain spin: it holds a core for as long as it lives and needs no memory.
-  const code = `const end = Date.now() + ${BUSY_LIFETIME_MS}; while (Date.now() < end) {}`;
-  const child = spawn(process.execPath, ["-e", code], { stdio: "ignore" });
-  child.on("error", () => {}); // a spawn failure shows as a process that is not alive (below)
-  return child;
-}
-
 export function loadCheck(grade: Grade): LoadCheck {
   return {
     name: "under load (a busy process on every core), the references still score 100 on every kata's visible specs",
     cost: 20,
     async run() {
-      const busy = Array.from({ length: availableParallelism() }, startBusy);
+      const busy = startBusyCores();
       try {
         const { report, problems } = await grade("under-load", ["--impl", "solutions"]);
-        const stopped = busy.filter((child) => child.exitCode !== null || child.signalCode !== null || child.pid === undefined).length;
-        if (stopped > 0) problems.push(`${stopped} of ${busy.length} busy processes stopped before the grade ended: the load was not there throughout`);
+        const { spinners, stopped } = busy.state();
+        if (stopped > 0) problems.push(`${stopped} of ${spinners} busy processes stopped before the grade ended: the load was not there throughout`);
         if (!report) return problems;
         for (const kata of report.x_katas) {
           if (kata.score !== 100) problems.push(`${kata.kata} scores ${kata.score} under load, not 100${kata.problems.length > 0 ? `: ${kata.problems.join("; ")}` : ""}`);
@@ -55,7 +43,7 @@ export function loadCheck(grade: Grade): LoadCheck {
         for (const t of report.tests) if (t.status !== "pass") problems.push(`${t.name}: ${t.status} under load: ${(t.message ?? "").split("\n")[0]}`);
         return problems;
       } finally {
-        for (const child of busy) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+        busy.stop();
       }
     },
   };
