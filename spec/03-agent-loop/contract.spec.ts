@@ -189,6 +189,7 @@ describe("2. History: one assistant message with all its calls, then one tool me
     const r = await run({ model, tools: [tools.ok("t")], messages: earlier });
     const id = assistantMessages(r)[1].tool_calls?.[0].id;
     expect(id, "an id called in the caller's history is replaced").not.toBe("c_asked");
+    expect(toolMessages(r).map((m) => m.tool_call_id), "the tool message answers the new id").toEqual([id]);
   });
 
   l2("an id only in a tool message's tool_call_id of the caller's messages counts as used", async () => {
@@ -197,6 +198,7 @@ describe("2. History: one assistant message with all its calls, then one tool me
     const r = await run({ model, tools: [tools.ok("t")], messages: earlier });
     const id = assistantMessages(r)[0].tool_calls?.[0].id;
     expect(id, "an id answered in the caller's history is replaced").not.toBe("c_answered");
+    expect(toolMessages(r).slice(1).map((m) => m.tool_call_id), "the new tool message answers the new id").toEqual([id]);
   });
 });
 
