@@ -98,7 +98,8 @@ const manifest = loadManifest();
  * keeps one per core (its wait would hold up the kata's other files), and so do the grades of the
  * references and the stubs: a candidate's grade.
  */
-const ONE_TEST_PROCESS = ["--jobs", "1"];
+const FIXTURE_TEST_PROCESSES = 1;
+const ONE_TEST_PROCESS = ["--jobs", String(FIXTURE_TEST_PROCESSES)];
 
 /** Sabotage that hangs: its grade mostly waits for the grader's stall watch or vitest's test timeout. */
 const HANGS = new Set(["infinite-loop", "never-settles"]);
@@ -297,7 +298,7 @@ async function gradeKnownBad(batch: KnownBadFixture[], index: number): Promise<s
   const workDir = join(work, "known-bad-runs", `batch-${index + 1}`);
   mkdirSync(workDir, { recursive: true });
   const seed = Math.floor(Math.random() * 2 ** 31);
-  const runs = await gradeKatas(graded.map((g) => ({ kata: g.kata, manifest: g.entry, only: g.chosen })), { implRoot: impl, seed, timeoutMs: 60_000, workDir, includeBank: false, maxWorkers: 1 });
+  const runs = await gradeKatas(graded.map((g) => ({ kata: g.kata, manifest: g.entry, only: g.chosen })), { implRoot: impl, seed, timeoutMs: 60_000, workDir, includeBank: false, maxWorkers: FIXTURE_TEST_PROCESSES });
   for (const [i, { fixture, kata, flawed, controls }] of graded.entries()) {
     const run = runs[i];
     const found: string[] = [];
