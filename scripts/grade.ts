@@ -40,16 +40,23 @@ const FLAGS: Record<string, FlagSpec> = {
   bank: { value: false, description: "also run the interviewer's held-out bank (scored apart)" },
 };
 
-/** Scratch folders made for fixtures, removed when the process ends (main may run many times in one process). */
-const scratchFolders = new Set<string>();
-function removeOnExit(dir: string): void {
-  if (scratchFolders.size === 0) process.on("exit", () => scratchFolders.forEach((d) => rmSync(d, { recursive: true, force: true })));
-  scratchFolders.add(dir);
+export const main = (argv: string[]): Promise<number> => usageErrorsAsExit2("grade", () => withScratch((scratch) => run(argv, scratch)), "\nRun npm run grade -- --help for the options.");
+
+/**
+ * Folders a grade makes for itself are removed when its main returns, not when the process exits:
+ * main may run many times in one process (grade:round, the tools' tests), and a test worker is
+ * stopped without its exit handlers (a folder per run was left in the temp folder that way).
+ */
+async function withScratch<T>(body: (scratch: string[]) => Promise<T>): Promise<T> {
+  const scratch: string[] = [];
+  try {
+    return await body(scratch);
+  } finally {
+    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
-export const main = (argv: string[]): Promise<number> => usageErrorsAsExit2("grade", () => run(argv), "\nRun npm run grade -- --help for the options.");
-
-async function run(argv: string[]): Promise<number> {
+async function run(argv: string[], scratch: string[]): Promise<number> {
   if (argv.includes("--help")) {
     console.log(usage("npm run grade -- [options]", "Grades an implementation of the katas, per kata and per level (L1/L2/L3).", FLAGS));
     return 0;
@@ -62,7 +69,7 @@ async function run(argv: string[]): Promise<number> {
   // One of the repository's fixtures that stand on the reference: made here, graded like any other.
   const fixture = resolve(process.cwd(), implSpec);
   const made = standsOnReference(fixture) && existsSync(fixture) ? mkdtempSync(join(tmpdir(), "tuk-fixture-")) : undefined;
-  if (made) removeOnExit(made);
+  if (made) scratch.push(made);
   try {
     if (made) {
       implRoot = fixtureImplRoot(fixture, made);

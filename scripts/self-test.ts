@@ -49,7 +49,9 @@ function exec(command: string, args: string[], env: Record<string, string> = {})
   });
 }
 
-const work = mkdtempSync(join(tmpdir(), "tuk-self-test-"));
+/** The self-test's scratch folder, made by the first check that needs one (`--help` makes none), removed at the end. */
+let scratchDir: string | undefined;
+const work = (): string => (scratchDir ??= mkdtempSync(join(tmpdir(), "tuk-self-test-")));
 // tsx's loader, straight into the one process: its cli.mjs would start a second node for each grade.
 const TSX_LOADER = pathToFileURL(join(PROJECT_ROOT, "node_modules", "tsx", "dist", "esm", "index.mjs")).href;
 
@@ -71,7 +73,7 @@ interface GradeReport {
 }
 
 async function grade(label: string, args: string[]): Promise<{ exec: Exec; report?: GradeReport; problems: string[] }> {
-  const file = join(work, `${label}.json`);
+  const file = join(work(), `${label}.json`);
   const result = await exec(process.execPath, ["--import", TSX_LOADER, "scripts/grade.ts", ...args, "--json", file]);
   const problems: string[] = [];
   if (result.code !== 0) problems.push(`grader exited ${result.code}:\n${result.output.slice(-1500)}`);
@@ -260,7 +262,7 @@ function knownBadChecks(): Check[] {
 
 async function gradeKnownBad(batch: KnownBadFixture[], index: number): Promise<string[]> {
   const problems: string[] = [];
-  const impl = join(work, "known-bad", `batch-${index + 1}`);
+  const impl = join(work(), "known-bad", `batch-${index + 1}`);
   const graded: Array<{ fixture: KnownBadFixture; kata: Kata; entry: KataManifest; flawed: ManifestTest[]; controls: string[]; chosen: ReadonlySet<string> }> = [];
   for (const fixture of batch) {
     const { expect } = fixture;
@@ -295,7 +297,7 @@ async function gradeKnownBad(batch: KnownBadFixture[], index: number): Promise<s
   if (graded.length === 0) return problems;
   // Graded from here rather than through the grade command: the same grading (its own vitest
   // child, watchdog, verdicts), without a tsx start-up for each batch.
-  const workDir = join(work, "known-bad-runs", `batch-${index + 1}`);
+  const workDir = join(work(), "known-bad-runs", `batch-${index + 1}`);
   mkdirSync(workDir, { recursive: true });
   const seed = Math.floor(Math.random() * 2 ** 31);
   const runs = await gradeKatas(graded.map((g) => ({ kata: g.kata, manifest: g.entry, only: g.chosen })), { implRoot: impl, seed, timeoutMs: 60_000, workDir, includeBank: false, maxWorkers: FIXTURE_TEST_PROCESSES });
@@ -428,7 +430,7 @@ function forgeryChecks(): Check[] {
       async run() {
         if (expect.marker) rmSync(expect.marker, { force: true });
         // The forged kata beside the reference of another, in one checkout, as a candidate would hand it in.
-        const impl = join(work, "forgery", name);
+        const impl = join(work(), "forgery", name);
         cpSync(join(dir, expect.kata), join(impl, expect.kata), { recursive: true });
         cpSync(join(PROJECT_ROOT, "solutions", expect.unaffected), join(impl, expect.unaffected), { recursive: true });
         const graded = await gradeBeside(`forgery-${name}`, impl, expect, "L1", ["--timeout", "20", ...ONE_TEST_PROCESS]);
@@ -540,7 +542,7 @@ async function main(): Promise<number> {
       if (problems.length > 20) console.log(`     ... and ${problems.length - 20} more`);
     }
   }
-  rmSync(work, { recursive: true, force: true });
+  if (scratchDir) rmSync(scratchDir, { recursive: true, force: true });
   console.log(`\n(${((Date.now() - started) / 1000).toFixed(1)} s)`);
   console.log(`self-test: ${passed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { PROJECT_ROOT } from "../lib/impl-root.ts";
@@ -23,10 +24,23 @@ describe("every script", () => {
     // console); the other (self-test) is started as a command meanwhile.
     const [callable, commands] = [scripts.filter(([, s]) => exportsMain(s)), scripts.filter(([, s]) => !exportsMain(s))];
     expect(commands.map(([name]) => name).sort()).toEqual(["test"]);
-    const started = Promise.all(commands.map(async ([name, script]) => ({ name, help: await runCommand(script, ["--help"]), wrong: await runCommand(script, ["--no-such-option"]) })));
+    // A temp folder of their own: neither call has any work to do, so none may leave anything in it.
+    const temp = mkdtempSync(join(tmpdir(), "tuk-cli-help-"));
+    const tmpBefore = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
     const results = [];
-    for (const [name, script] of callable) results.push({ name, help: await runMain(script, ["--help"]), wrong: await runMain(script, ["--no-such-option"]) });
-    results.push(...(await started));
+    try {
+      const started = Promise.all(commands.map(async ([name, script]) => ({ name, help: await runCommand(script, ["--help"]), wrong: await runCommand(script, ["--no-such-option"]) })));
+      for (const [name, script] of callable) results.push({ name, help: await runMain(script, ["--help"]), wrong: await runMain(script, ["--no-such-option"]) });
+      results.push(...(await started));
+      // tsx keeps its compile cache there (tsx-<uid>) on purpose: a cache, not a leftover.
+      const left = readdirSync(temp).filter((name) => !/^tsx-\d+$/.test(name));
+      expect(left, "left in the temp folder by --help or a wrong option").toEqual([]);
+    } finally {
+      if (tmpBefore === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmpBefore;
+      rmSync(temp, { recursive: true, force: true });
+    }
     expect(results).toHaveLength(scripts.length);
     for (const { name, help, wrong } of results) {
       expect(help.code, `${name} --help:\n${help.out}`).toBe(0);

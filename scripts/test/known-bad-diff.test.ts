@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
@@ -57,9 +57,21 @@ describe("known-bad fixtures kept as a diff against the reference", () => {
 });
 
 describe("npm run grade -- --impl <a fixture kept as a diff>", () => {
-  test("grades the reference with the flaw applied, and says so", async () => {
+  test("grades the reference with the flaw applied, says so, and leaves no copy of it behind", async () => {
     const out = join(work, "r.json");
-    const r = await runMain("scripts/grade.ts", ["--impl", "spec/fixtures/known-bad/single-decode-arguments", "--kata", "2", "--only", "a double-encoded string is decoded twice", "--json", out]);
+    // A temp folder of this call's own, so that what it holds afterwards is this grade's leftovers.
+    const temp = mkdirSync(join(work, "temp"), { recursive: true })!;
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    let r: Awaited<ReturnType<typeof runMain>>;
+    try {
+      r = await runMain("scripts/grade.ts", ["--impl", "spec/fixtures/known-bad/single-decode-arguments", "--kata", "2", "--only", "a double-encoded string is decoded twice", "--json", out]);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+    // In-process, as grade:round and these tests run it: the fixture made for the grade goes when its main returns.
+    expect(readdirSync(temp)).toEqual([]);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toContain("Grading spec/fixtures/known-bad/single-decode-arguments (solutions/02-schema-validation with its flaw.diff)");
     const report = JSON.parse(readFileSync(out, "utf8")) as { tests: Array<{ name: string; status: string }> };
