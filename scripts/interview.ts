@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { createInterface } from "node:readline";
-import type { Level } from "../spec/support/graded.ts";
+import type { Level } from "../spec/support/test-tag.ts";
 import { parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
 import { isEntry, runAsCommand, usageErrorsAsExit2 } from "./lib/cli-main.ts";
 import { readHintState } from "./lib/hints.ts";

@@ -5,7 +5,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
-import { TAG_PATTERN } from "../spec/support/graded.ts";
+import { TAG_PATTERN } from "../spec/support/test-tag.ts";
 import { parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
 import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { listKatas, type Kata } from "./lib/grader/katas.ts";

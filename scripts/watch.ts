@@ -19,7 +19,7 @@ import { nextTest } from "./lib/grader/next-test.ts";
 import { chooseTests } from "./lib/grader/only.ts";
 import { styleFor } from "./lib/grader/report-terminal.ts";
 import { expectedTest, gradeKata, STALL_MS } from "./lib/grader/run-kata.ts";
-import type { Level } from "../spec/support/graded.ts";
+import type { Level } from "../spec/support/test-tag.ts";
 import { parsePropertyFailure, splitTag, summaryLine, withoutStack, type TestResult } from "./lib/grader/test-result.ts";
 import { answerEvent, formatEvent } from "./lib/watch/answer-event.ts";
 import { narrowingEnv } from "./lib/watch/narrowing.ts";

@@ -6,7 +6,7 @@
 // stage needs in the reference (solutions/NN-name/), for a candidate who has read the README:
 // an L1-only implementation is about 200 lines for kata 1 (a third of the reference), 200 for
 // kata 2 (a fifth) and 280 for kata 3 (two fifths). Each stage's minutes are its own, not a total.
-import type { Level } from "../../spec/support/graded.ts";
+import type { Level } from "../../spec/support/test-tag.ts";
 
 export interface Stage {
   level: Level;

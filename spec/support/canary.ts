@@ -7,24 +7,10 @@
 // (npm run spec, watch) no canary is armed and this file does nothing.
 import fc from "fast-check";
 import { expect, test } from "vitest";
-
-/** One assertion that fails whatever the implementation under test does. */
-export interface CanaryCheck {
-  kind: keyof typeof FAILING;
-  actual: string;
-  expected: string;
-}
-
-export interface CanaryPlan {
-  /** Ordinals of the graded tests (0 = the file's first) that each get a canary beside them, ascending. */
-  at: number[];
-  /** Per canary: declared just after its graded test rather than just before. */
-  after: boolean[];
-  checks: CanaryCheck[];
-}
+import type { CanaryKind, CanaryPlan } from "./canary-kinds.ts";
 
 // Each kind uses the matcher or runner a real spec uses, so that neutering any one of them shows.
-const FAILING = {
+const FAILING: Record<CanaryKind, (actual: string, expected: string) => unknown> = {
   toBe: (a: string, e: string) => expect(a).toBe(e),
   toEqual: (a: string, e: string) => expect({ value: [a] }).toEqual({ value: [e] }),
   toStrictEqual: (a: string, e: string) => expect([a]).toStrictEqual([e]),
@@ -37,7 +23,7 @@ const FAILING = {
     await expect(Promise.resolve(a)).rejects.toThrow();
   },
   property: (a: string, e: string) => fc.assert(fc.property(fc.constant(a), (value) => value === e)),
-} as const;
+};
 
 let plan: CanaryPlan | undefined;
 let graded = 0;
@@ -62,5 +48,3 @@ export function declareGraded(name: string, declare: () => void, timeout: number
     declare();
   }
 }
-
-export const CANARY_KINDS = Object.keys(FAILING) as Array<keyof typeof FAILING>;

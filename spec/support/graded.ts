@@ -3,15 +3,8 @@
 // names alone, even a run that crashed before vitest could report anything else.
 import { test } from "vitest";
 import { declareGraded } from "./canary.ts";
+import { EXAMPLE_WEIGHT, PROPERTY_WEIGHT, tagName, type Level } from "./test-tag.ts";
 import { IDLE_MS } from "./time-limits.ts";
-
-/** L1 basic use (the happy path), L2 protocol design (robust parsing, clear errors),
- * L3 systems thinking (limits, isolation, observability). */
-export type Level = "L1" | "L2" | "L3";
-
-/** A single example weighs 1; a fast-check property, which checks hundreds of cases, weighs 3. */
-export const EXAMPLE_WEIGHT = 1;
-export const PROPERTY_WEIGHT = 3;
 
 type Body = () => unknown;
 
@@ -20,14 +13,6 @@ export interface GradedOptions {
   weight?: number;
   /** Per-test timeout in ms (vitest's default from vitest.config.ts otherwise). */
   timeout?: number;
-}
-
-/** The tag the grader parses: `[L2 w3]` at the very end of the test's name. */
-export const TAG_PATTERN = /\s\[(L[123]) w(\d+)\]$/;
-
-export function tagName(name: string, level: Level, weight: number): string {
-  if (!Number.isInteger(weight) || weight < 1) throw new Error(`weight must be a positive integer: ${weight}`);
-  return `${name} [${level} w${weight}]`;
 }
 
 export interface GradedTest {

@@ -2,7 +2,7 @@
 // each one asserts, and what their verdicts say. Positions and values come from a secure random
 // source per run, never from the fast-check seed, which the graded code can read.
 import { randomBytes, randomInt } from "node:crypto";
-import { CANARY_KINDS, type CanaryPlan } from "../../../spec/support/canary.ts";
+import { CANARY_KINDS, type CanaryPlan } from "../../../spec/support/canary-kinds.ts";
 import type { ManifestTest } from "./manifest.ts";
 
 /** Canaries per spec file: one, and one more in a file with many tests. */

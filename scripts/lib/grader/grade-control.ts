@@ -1,7 +1,7 @@
 // What the grader hands vitest's main process for one graded run: in a file that the process
 // deletes as soon as it has read it, before any test worker starts, and never in the environment
 // the workers inherit.
-import type { CanaryPlan } from "../../../spec/support/canary.ts";
+import type { CanaryPlan } from "../../../spec/support/canary-kinds.ts";
 
 export interface GradeControl {
   /** The sealed workspace (sealed-workspace.ts): vite's root and the run's working folder. */

@@ -1,7 +1,7 @@
 // `--level 1` (or `1,2`, `L1,L3`): grade, watch and compare work on some levels only, so that a
 // candidate can take a kata stage by stage, as the interview does. What the option means and how
 // a report says it; the tests it chooses are picked in only.ts.
-import type { Level } from "../../../spec/support/graded.ts";
+import type { Level } from "../../../spec/support/test-tag.ts";
 import { UsageError, type FlagSpec } from "../cli-args.ts";
 import { LEVELS } from "./score.ts";
 

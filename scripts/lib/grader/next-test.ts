@@ -3,7 +3,7 @@
 // and within a task the examples that state a rule before the properties and bulk real-data tests
 // that check it hundreds of times (those fail for the same reason, and say less about why).
 // One order for every report: grade's next steps and failure list, watch's "next", the HTML report.
-import { PROPERTY_WEIGHT } from "../../../spec/support/graded.ts";
+import { PROPERTY_WEIGHT } from "../../../spec/support/test-tag.ts";
 import { LEVELS } from "./score.ts";
 import type { TestResult } from "./test-result.ts";
 

@@ -1,6 +1,6 @@
 // `npm run grade -- --only TEXT` and `--level 1`: the tests a narrowed grade runs and scores,
 // chosen by name, by level, or by both (a test must then answer both).
-import type { Level } from "../../../spec/support/graded.ts";
+import type { Level } from "../../../spec/support/test-tag.ts";
 import { UsageError } from "../cli-args.ts";
 import type { Kata } from "./katas.ts";
 import type { Manifest } from "./manifest.ts";

@@ -1,6 +1,6 @@
 // The machine-readable report: Exercism's test-runner results.json, version 3, plus the
 // GitHub-Classroom-style score fields and `x_`-prefixed extras. Always valid JSON.
-import type { Level } from "../../../spec/support/graded.ts";
+import type { Level } from "../../../spec/support/test-tag.ts";
 import { integrityStatus, untrustedRuns, untrustedSentence, worstStatus } from "./integrity-report.ts";
 import type { KataRun } from "./run-kata.ts";
 import { LEVELS, percent, type Scores } from "./score.ts";

@@ -1,6 +1,6 @@
 // The report a person reads: a compact table, then what fails and what to do next.
 import { firstNotes, integrityStatus, untrustedRuns, untrustedSentence } from "./integrity-report.ts";
-import type { Level } from "../../../spec/support/graded.ts";
+import type { Level } from "../../../spec/support/test-tag.ts";
 import { levelsFlag, nextStage } from "./levels.ts";
 import { inTeachingOrder, nextTest } from "./next-test.ts";
 import type { KataRun } from "./run-kata.ts";

@@ -1,5 +1,5 @@
 // Scores from weights: per kata 0-100, per level within a kata and across katas, and overall.
-import type { Level } from "../../../spec/support/graded.ts";
+import type { Level } from "../../../spec/support/test-tag.ts";
 import type { KataRun } from "./run-kata.ts";
 import type { TestResult } from "./test-result.ts";
 

@@ -1,6 +1,6 @@
 // One graded test's outcome, as the grader reports it, and how it is read out of a failure.
-import type { Level } from "../../../spec/support/graded.ts";
-import { TAG_PATTERN } from "../../../spec/support/graded.ts";
+import type { Level } from "../../../spec/support/test-tag.ts";
+import { TAG_PATTERN } from "../../../spec/support/test-tag.ts";
 
 export type TestStatus = "pass" | "fail" | "error";
 

@@ -1,6 +1,6 @@
 // The stage plan of a mock interview: the kata's stages (scripts/lib/stages.ts) for the levels
 // graded, each with the minute it should be done by (the stages' own minutes, added up in order).
-import type { Level } from "../../../spec/support/graded.ts";
+import type { Level } from "../../../spec/support/test-tag.ts";
 import { stagesOf } from "../stages.ts";
 import type { Lang } from "./questions.ts";
 import type { StageDeadline } from "./session-report.ts";

@@ -2,7 +2,7 @@
 // SVG, no script, no network) with the score per level over the session, when each stage was
 // reached, the hints used, what still fails, and the follow-up questions an interviewer would ask.
 // In English or Chinese, as the session was run.
-import type { Level } from "../../../spec/support/graded.ts";
+import type { Level } from "../../../spec/support/test-tag.ts";
 import { escapeXml } from "../grader/report-junit.ts";
 import type { Lang } from "./questions.ts";
 import { stagesReached, type SessionMeta, type SessionPoint } from "./session.ts";

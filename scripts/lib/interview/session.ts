@@ -2,7 +2,7 @@
 // so that the report can draw how the score grew and say when each stage was reached.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Level } from "../../../spec/support/graded.ts";
+import type { Level } from "../../../spec/support/test-tag.ts";
 import { PROJECT_ROOT } from "../impl-root.ts";
 import type { Lang } from "./questions.ts";
 

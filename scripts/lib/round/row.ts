@@ -1,6 +1,6 @@
 // One line of the leaderboard, read from the candidate's results.json (the file `npm run grade
 // --json` writes), so that the leaderboard shows exactly what the candidate's own grade says.
-import type { Level } from "../../../spec/support/graded.ts";
+import type { Level } from "../../../spec/support/test-tag.ts";
 import { LEVELS, percent, type Tally } from "../grader/score.ts";
 
 /** A score 0-100, or null where there is nothing to score (a level with no test, no bank run). */

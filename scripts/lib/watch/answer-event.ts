@@ -1,7 +1,7 @@
 // One answer of `npm run watch`, as a line another tool can read (`--events`): the mock interview
 // (scripts/interview.ts) records how the score grew from these lines while the candidate reads
 // watch's own report above them.
-import type { Level } from "../../../spec/support/graded.ts";
+import type { Level } from "../../../spec/support/test-tag.ts";
 import { LEVELS, percent } from "../grader/score.ts";
 import type { TestResult } from "../grader/test-result.ts";
 
