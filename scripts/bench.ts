@@ -6,7 +6,8 @@
 //           schemas; extraction of tool_calls messages beside JSON.parse
 //   kata 3  the loop's overhead per step beside a bare loop; a step of N concurrent 100 ms tools
 //           beside the slowest tool's 100 ms
-//   grader  `npm run grade -- --impl solutions` in trivial vitest runs of the same moment; time from a save to watch's answers
+//   grader  `npm run grade -- --impl solutions`, and the same specs run by vitest alone (the floor),
+//           in trivial vitest runs of the same moment; time from a save to watch's answers
 //
 // Every comparison is measured side by side in one run (interleaved rounds, see
 // lib/bench/measure.ts) and printed as ratios. Nothing here asserts a time: benchmarks inform,
@@ -36,6 +37,8 @@ import { bareLoop } from "./lib/bench/bare-loop.ts";
 import { measure, measureSideBySide, median, type MeasureOptions, type Measurement } from "./lib/bench/measure.ts";
 import { describeMachine, duration, machine, num, ratio, table, type Machine } from "./lib/bench/report.ts";
 import { childrenCpuMs, timeTrivialRuns } from "./lib/bench/trivial-run.ts";
+import { timeBareSpecs, type BareRun } from "./lib/bench/bare-specs.ts";
+import { listKatas } from "./lib/grader/katas.ts";
 import { watchLatency } from "./lib/bench/watch-latency.ts";
 
 /** Saves timed by the watch benchmark. */
@@ -405,7 +408,7 @@ function timeCommand(args: string[]): Timed {
   return { ms, cpuMs, status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
-/** Rounds of (trivial run, grade, trivial run): the grade's cost in trivial runs of the same moment. */
+/** Rounds of (trivial run, grade, the specs alone, trivial run): each one's cost in trivial runs of the same moment. */
 const GRADE_ROUNDS = 3;
 
 async function benchGrader(): Promise<void> {
@@ -413,20 +416,25 @@ async function benchGrader(): Promise<void> {
   say();
   // The unit: a trivial vitest run just before and just after each grade, so that the load of
   // that moment weighs on both; the median round is kept.
-  const rounds: Array<{ grade: Timed; trivialMs: number; trivialCpuMs: number | undefined }> = [];
+  const kataIds = listKatas().map((kata) => kata.id);
+  const rounds: Array<{ grade: Timed; bare: BareRun; trivialMs: number; trivialCpuMs: number | undefined }> = [];
   for (let round = 0; round < GRADE_ROUNDS; round++) {
     const before = timeTrivialRuns(1);
     const grade = timeCommand(["run", "grade", "--", "--impl", "solutions"]);
+    const bare = timeBareSpecs(kataIds);
     const after = timeTrivialRuns(1);
     const cpus = [...before.cpuMs, ...after.cpuMs];
     rounds.push({
       grade,
+      bare,
       trivialMs: (before.runsMs[0] + after.runsMs[0]) / 2,
       trivialCpuMs: cpus.includes(undefined) ? undefined : (cpus[0]! + cpus[1]!) / 2,
     });
   }
   const ratio = (r: (typeof rounds)[number]) => r.grade.ms / r.trivialMs;
+  const bareRatio = (r: (typeof rounds)[number]) => r.bare.ms / r.trivialMs;
   const cpuRatio = (r: (typeof rounds)[number]) => (r.grade.cpuMs === undefined || !r.trivialCpuMs ? undefined : r.grade.cpuMs / r.trivialCpuMs);
+  const bareCpuRatio = (r: (typeof rounds)[number]) => (r.bare.cpuMs === undefined || !r.trivialCpuMs ? undefined : r.bare.cpuMs / r.trivialCpuMs);
   const byRatio = [...rounds].sort((a, b) => ratio(a) - ratio(b));
   const kept = byRatio[Math.floor(byRatio.length / 2)];
   const { grade, trivialMs } = kept;
@@ -434,17 +442,21 @@ async function benchGrader(): Promise<void> {
   const passing = [...grade.output.matchAll(/^\s*(\d\d-[a-z-]+)\s+\S+.*?(\d+\/\d+)\s*$/gm)].map((m) => `${m[1]} ${m[2]}`);
   const cpu = (ms: number | undefined) => (ms === undefined ? "?" : duration(ms));
   const x = (n: number | undefined) => (n === undefined ? "?" : `${n.toFixed(1)}`);
-  say(`Wall time of the commands themselves (npm and tsx start-up included) and the CPU time of their whole process tree, in ${GRADE_ROUNDS} rounds of a trivial vitest run (one spec file, one \`expect\`), the grade, a trivial run again; the round with the median wall ratio is shown. On an idle machine with 2 cores the wall time cannot go below about half of the CPU time; on a loaded one the wall time grows while the CPU time stays.`);
+  say(`Wall time of the commands themselves (npm and tsx start-up included) and the CPU time of their whole process tree, in ${GRADE_ROUNDS} rounds of a trivial vitest run (one spec file, one \`expect\`), the grade, the same specs run by vitest alone, a trivial run again; the round with the median wall ratio is shown. On an idle machine with 2 cores the wall time cannot go below about half of the CPU time; on a loaded one the wall time grows while the CPU time stays.`);
   say();
-  say(table(["round", "trivial run: wall / CPU", "`npm run grade -- --impl solutions`: wall / CPU", "grade / trivial run: wall / CPU", "result"], rounds.map((r, i) => [
+  say(table(["round", "trivial run: wall / CPU", "`npm run grade -- --impl solutions`: wall / CPU", "grade / trivial run: wall / CPU", "the specs alone: wall / CPU", "specs alone / trivial run: wall / CPU", "result"], rounds.map((r, i) => [
     String(i + 1) + (r === kept ? " (kept)" : ""),
     `${duration(r.trivialMs)} / ${cpu(r.trivialCpuMs)}`,
     `${duration(r.grade.ms)} / ${cpu(r.grade.cpuMs)}`,
     `${x(ratio(r))}x / ${x(cpuRatio(r))}x`,
+    `${duration(r.bare.ms)} / ${cpu(r.bare.cpuMs)}`,
+    `${x(bareRatio(r))}x / ${x(bareCpuRatio(r))}x`,
     r.grade.status === 0 ? `overall ${/^\s*overall\s+(\S+)/m.exec(r.grade.output)?.[1] ?? "?"}` : `exit code ${r.grade.status}`,
   ])));
   say();
   say(`The full grade of the references took **${x(ratio(kept))} trivial vitest runs** of wall time on this machine in this run (rounds: ${rounds.map((r) => x(ratio(r))).join(", ")}; target: at most 6), and ${x(cpuRatio(kept))} of CPU time. ${passing.join(", ")}.`);
+  say();
+  say(`The same ${kept.bare.passed} tests run by vitest alone (scripts/lib/bench/bare-specs.ts: one \`vitest run\` of the visible spec files on solutions/, a worker thread per core, no isolation between spec files or katas, nothing of the grader) took **${x(bareRatio(kept))} trivial runs** (rounds: ${rounds.map((r) => x(bareRatio(r))).join(", ")}), ${x(bareCpuRatio(kept))} of CPU time: the floor of any grade of these specs with vitest. The grader's safety (a kata's code in test processes of its own, the sealed workspace, canaries, confined workers, signed verdicts) and npm's and tsx's start-up cost the other ${x(ratio(kept) - bareRatio(kept))}.`);
   say();
   // The grader's own warnings (a stale spec/manifest.json, specs changed since it was written).
   for (const line of grade.output.split("\n").filter((l) => /^\s*!/.test(l))) say(`> The grader warned: ${line.trim().replace(/^!\s*/, "")}\n`);
