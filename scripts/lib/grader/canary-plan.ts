@@ -46,18 +46,24 @@ export interface ReportedTest {
 
 /**
  * What the canaries of one spec file say: nothing when all is well, else what was seen. A canary
- * passes only when assertions stopped throwing or verdicts were rewritten; a canary with no twin
- * of its name beside it means the file's tests were changed in memory.
+ * passes only when assertions stopped throwing or verdicts were rewritten; a canary whose twin
+ * (the graded test the plan put it just before or just after) is reported under another name
+ * means the file's tests were changed in memory. A twin that was not reported says nothing: a run
+ * killed for a hang in another file stops reporting anywhere, even between a canary and its twin
+ * (that was once read as a forgery, and scored an honest kata 0); and a test that is never
+ * reported earns nothing anyway.
  */
-export function canaryFindings(file: string, tests: ReportedTest[]): string[] {
+export function canaryFindings(file: string, tests: ReportedTest[], plan: CanaryPlan): string[] {
   const findings: string[] = [];
   const byIndex = new Map(tests.map((t) => [t.index, t]));
-  for (const canary of tests.filter((t) => t.canary)) {
+  canaryPositions(plan).forEach((position, j) => {
+    const canary = byIndex.get(position);
+    if (!canary?.canary) return;
     if (canary.state === "passed") findings.push(`${file}: a test that must fail passed (canary beside '${canary.name}')`);
-    const twins = [byIndex.get(canary.index - 1), byIndex.get(canary.index + 1)].filter((t) => t && !t.canary);
-    if (twins.length > 0 && !twins.some((t) => t!.name === canary.name)) {
-      findings.push(`${file}: the file's tests were not the ones it declares (canary at position ${canary.index} has no twin named '${canary.name}')`);
+    const twin = byIndex.get(plan.after[j] ? position - 1 : position + 1);
+    if (twin && (twin.canary || twin.name !== canary.name)) {
+      findings.push(`${file}: the file's tests were not the ones it declares (canary at position ${position} has no twin named '${canary.name}')`);
     }
-  }
+  });
   return findings;
 }

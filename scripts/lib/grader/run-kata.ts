@@ -417,7 +417,8 @@ async function runOnce(states: KataState[], options: Omit<GradeOptions, "only">,
     const attempt = kataOfFile(file);
     if (!attempt) continue;
     const tests = reported.get(file)!.sort((a, b) => a.index - b.index);
-    attempt.integrity.tampered.push(...canaryFindings(file, tests));
+    const plan = control.canaries[file];
+    if (plan) attempt.integrity.tampered.push(...canaryFindings(file, tests, plan));
     for (const t of tests) if (!t.canary) attempt.listed.push({ file, name: t.name });
   }
   return { katas, forged: signed.forged, refusedByNone, outcome, reportWritten };
