@@ -1,12 +1,16 @@
-// The grader's reading of the canaries (scripts/lib/grader/canary-plan.ts): a file reported as it
-// was declared says nothing, whatever prefix of it a killed run managed to report; a canary that
-// passes, or whose twin is reported under another name, is a forgery.
+// The canaries' plan and the grader's reading of them (scripts/lib/grader/canary-plan.ts): a file
+// reported as it was declared says nothing, whatever prefix of it a killed run managed to report;
+// a canary that passes is a forgery; and nothing in a file's list of tests tells a canary from a
+// graded test (no name met twice, every title one the kata's specs use).
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { canaryFindings, planCanaries, type ReportedTest } from "../lib/grader/canary-plan.ts";
+import { canaryFindings, canaryNames, planCanaries, type ReportedTest } from "../lib/grader/canary-plan.ts";
+import type { ManifestTest } from "../lib/grader/manifest.ts";
 import type { CanaryPlan } from "../../spec/support/canary-kinds.ts";
 
-const FILE = "spec/01-regex-dispatch/x.spec.ts";
+const KATA = "spec/01-regex-dispatch";
+const titleStart = (name: string) => (name.lastIndexOf(" > ") < 0 ? 0 : name.lastIndexOf(" > ") + 3);
+const titleOf = (name: string) => name.slice(titleStart(name));
 
 /** What the reporter sends for a file declared faithfully: spec/support/canary.ts's order, canaries failing. */
 function declared(names: string[], plan: CanaryPlan): ReportedTest[] {
@@ -14,7 +18,8 @@ function declared(names: string[], plan: CanaryPlan): ReportedTest[] {
   names.forEach((name, ordinal) => {
     const j = plan.at.indexOf(ordinal);
     const graded = { name, state: "passed", canary: false };
-    const canary = { name, state: "failed", canary: true };
+    // Declared in the graded test's describe block, under the plan's title.
+    const canary = { name: `${name.slice(0, titleStart(name))}${plan.titles[j]}`, state: "failed", canary: true };
     if (j < 0) tests.push(graded);
     else if (plan.after[j]) tests.push(graded, canary);
     else tests.push(canary, graded);
@@ -22,54 +27,79 @@ function declared(names: string[], plan: CanaryPlan): ReportedTest[] {
   return tests.map((t, index) => ({ ...t, index }));
 }
 
-const planFor = (names: string[]): CanaryPlan => planCanaries(names.map((name) => ({ file: FILE, name })))[FILE];
+/** A kata's spec files and their tests, as the manifest lists them: full names, unique in the kata. */
+const kataFiles = fc
+  .uniqueArray(fc.tuple(fc.constantFrom("", "a > ", "b > c > "), fc.string({ minLength: 1, maxLength: 6 }), fc.constantFrom("[L1 w1]", "[L2 w3]")).map(([group, title, tag]) => `${group}${title} ${tag}`), { minLength: 2, maxLength: 80 })
+  .chain((names) => fc.tuple(fc.constant(names), fc.array(fc.nat(3), { minLength: names.length, maxLength: names.length })))
+  .map(([names, files]): ManifestTest[] => names.map((name, i) => ({ file: `${KATA}/f${files[i]}.spec.ts`, name })));
 
-/** A file's test names: distinct, as vitest requires of the grader's manifest. */
-const fileNames = fc.uniqueArray(fc.string({ minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 40 });
+const fileOf = (tests: ManifestTest[], file: string) => tests.filter((t) => t.file === file).map((t) => t.name);
+
+describe("planCanaries", () => {
+  test("a canary's title is a graded title of another file of the kata, and no title of its own file", () => {
+    fc.assert(
+      fc.property(kataFiles, (tests) => {
+        for (const [file, plan] of Object.entries(planCanaries(tests))) {
+          const own = new Set(fileOf(tests, file).map(titleOf));
+          const elsewhere = new Set(tests.filter((t) => t.file !== file).map((t) => titleOf(t.name)));
+          expect(plan.titles).toHaveLength(plan.at.length);
+          expect(new Set(plan.titles).size).toBe(plan.titles.length);
+          for (const title of plan.titles) {
+            // Only a kata whose other files hold no title unlike this file's may fall back to one of its own.
+            if ([...elsewhere].some((t) => !own.has(t))) {
+              expect(own.has(title), title).toBe(false);
+              expect(elsewhere.has(title), title).toBe(true);
+            }
+          }
+        }
+      }),
+    );
+  });
+
+  test("faithfully declared, a file's full names stay distinct: no two tests of one name tell the canaries apart", () => {
+    fc.assert(
+      fc.property(kataFiles, (tests) => {
+        for (const [file, plan] of Object.entries(planCanaries(tests))) {
+          if (tests.filter((t) => t.file !== file).every((t) => new Set(fileOf(tests, file).map(titleOf)).has(titleOf(t.name)))) continue;
+          const names = declared(fileOf(tests, file), plan).map((t) => t.name);
+          expect(new Set(names).size).toBe(names.length);
+        }
+      }),
+    );
+  });
+
+  test("canaryNames gives each canary the full name it is declared under, so that a narrowed run's list of tests to run names it", () => {
+    fc.assert(
+      fc.property(kataFiles, (tests) => {
+        const plans = planCanaries(tests);
+        const declaredCanaries = Object.entries(plans).flatMap(([file, plan]) => declared(fileOf(tests, file), plan).filter((t) => t.canary).map((t) => t.name));
+        expect(canaryNames(tests, plans).sort()).toEqual(declaredCanaries.sort());
+      }),
+    );
+  });
+});
 
 describe("canaryFindings", () => {
   test("a faithful file says nothing, and nor does any prefix of it (a run killed while it reported)", () => {
     fc.assert(
-      fc.property(fileNames, fc.nat(), (names, cut) => {
-        const plan = planFor(names);
-        const tests = declared(names, plan);
-        expect(canaryFindings(FILE, tests, plan)).toEqual([]);
-        expect(canaryFindings(FILE, tests.slice(0, cut % (tests.length + 1)), plan)).toEqual([]);
+      fc.property(kataFiles, fc.nat(), (tests, cut) => {
+        for (const [file, plan] of Object.entries(planCanaries(tests))) {
+          const reported = declared(fileOf(tests, file), plan);
+          expect(canaryFindings(file, reported, plan)).toEqual([]);
+          expect(canaryFindings(file, reported.slice(0, cut % (reported.length + 1)), plan)).toEqual([]);
+        }
       }),
     );
-  });
-
-  test("a run cut between a canary and its twin, with the test on the other side reported: nothing (it was once a forgery)", () => {
-    const names = ["a", "b", "c"];
-    const plan: CanaryPlan = { at: [1], after: [false], checks: [{ kind: "toBe", actual: "x", expected: "y" }] };
-    const tests = declared(names, plan); // a, canary(b), b, c
-    expect(tests.map((t) => [t.name, t.canary])).toEqual([["a", false], ["b", true], ["b", false], ["c", false]]);
-    expect(canaryFindings(FILE, tests.slice(0, 2), plan)).toEqual([]);
   });
 
   test("a canary that passes is a forgery", () => {
     fc.assert(
-      fc.property(fileNames, fc.nat(), (names, pick) => {
-        const plan = planFor(names);
-        const tests = declared(names, plan);
-        const canaries = tests.filter((t) => t.canary);
+      fc.property(kataFiles, fc.nat(), (tests, pick) => {
+        const [file, plan] = Object.entries(planCanaries(tests))[0];
+        const reported = declared(fileOf(tests, file), plan);
+        const canaries = reported.filter((t) => t.canary);
         canaries[pick % canaries.length].state = "passed";
-        expect(canaryFindings(FILE, tests, plan).join("\n")).toMatch(/a test that must fail passed/);
-      }),
-    );
-  });
-
-  test("a twin reported under another name, on either side of its canary, is a forgery", () => {
-    fc.assert(
-      fc.property(fileNames, fc.nat(), fc.boolean(), (names, pick, after) => {
-        const plan = planFor(names);
-        plan.after = plan.after.map(() => after);
-        const tests = declared(names, plan);
-        const canary = tests.filter((t) => t.canary)[pick % plan.at.length];
-        const twin = tests[after ? canary.index - 1 : canary.index + 1];
-        expect(twin.name).toBe(canary.name);
-        twin.name = `${twin.name} (renamed)`;
-        expect(canaryFindings(FILE, tests, plan).join("\n")).toMatch(/no twin named/);
+        expect(canaryFindings(file, reported, plan).join("\n")).toMatch(/a test that must fail passed/);
       }),
     );
   });

@@ -18,5 +18,11 @@ export interface CanaryPlan {
   at: number[];
   /** Per canary: declared just after its graded test rather than just before. */
   after: boolean[];
+  /**
+   * Per canary, its title: a graded test's title (tag included) from another spec file of the same
+   * kata, and no test's title in this file. Not its neighbour's: two tests of one name side by side
+   * told a forgery which ones to leave alone.
+   */
+  titles: string[];
   checks: CanaryCheck[];
 }

@@ -1,10 +1,11 @@
 // Canaries: tests that must fail, slipped in among a spec file's graded tests when the grader
-// runs them, to reveal a blanket forgery (every test reported as passing, assertions that no
-// longer throw, test bodies replaced). The grader chooses per run which tests they stand beside,
-// and each one takes the name of the graded test that follows it, so the graded code cannot tell
-// them apart by name (nor by place: it stands just before or just after that test, the side chosen
-// per canary); a canary that passes marks the kata as tampered with. Outside the grader
-// (npm run spec, watch) no canary is armed and this file does nothing.
+// runs them, to reveal a forgery (tests reported as passing, assertions that no longer throw, test
+// bodies replaced). The grader chooses per run where they stand (just before or just after a
+// graded test chosen at random) and what each is titled: the title of a graded test of another
+// spec file of the kata, so that nothing in the file's list of tests marks them out. (Each used to
+// take its neighbour's name, and a forgery that passed every test but those met twice side by side
+// scored 94 with no code.) A canary that passes marks the kata as tampered with. Outside the
+// grader (npm run spec, watch) no canary is armed and this file does nothing.
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import type { CanaryKind, CanaryPlan } from "./canary-kinds.ts";
@@ -39,7 +40,7 @@ export function declareGraded(name: string, declare: () => void, timeout: number
   const index = plan?.at.indexOf(graded++) ?? -1;
   if (index < 0) return declare();
   const check = plan!.checks[index];
-  const canary = () => test(name, () => FAILING[check.kind](check.actual, check.expected), timeout);
+  const canary = () => test(plan!.titles[index], () => FAILING[check.kind](check.actual, check.expected), timeout);
   if (plan!.after[index]) {
     declare();
     canary();

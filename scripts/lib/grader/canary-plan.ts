@@ -10,10 +10,20 @@ const canariesFor = (tests: number) => (tests === 0 ? 0 : tests >= 20 ? 2 : 1);
 
 const token = () => randomBytes(6).toString("base64url");
 
+/** Where a test's own title starts in its full name ("task > group > title [L1 w1]"). */
+const titleStart = (name: string) => (name.lastIndexOf(" > ") < 0 ? 0 : name.lastIndexOf(" > ") + 3);
+/** A test's own title, its tag included. */
+const titleOf = (name: string) => name.slice(titleStart(name));
+
+/** The kata a spec file belongs to: "spec/01-regex-dispatch/bank/x.bank.spec.ts" -> "spec/01-regex-dispatch/". */
+const kataOf = (file: string) => /^spec\/[^/]+\//.exec(file)?.[0] ?? "";
+
 /**
  * A plan per spec file (keyed by its path, as in the manifest), from every test the files declare,
  * in their order. With `only`, canaries stand beside chosen tests, since the others are skipped and
- * a skipped canary proves nothing.
+ * a skipped canary proves nothing. Each canary is titled after a test of another file of the same
+ * kata, so that nothing in the file's list of tests (a name met twice, a name unlike the others)
+ * marks it out; a kata of one spec file lends its canaries a title of that file's other tests.
  */
 export function planCanaries(tests: ManifestTest[], only?: ReadonlySet<string>): Record<string, CanaryPlan> {
   const byFile = new Map<string, ManifestTest[]>();
@@ -25,13 +35,34 @@ export function planCanaries(tests: ManifestTest[], only?: ReadonlySet<string>):
     const wanted = Math.min(canariesFor(eligible.length), eligible.length);
     while (at.size < wanted) at.add(eligible[randomInt(eligible.length)].ordinal);
     const sorted = [...at].sort((a, b) => a - b);
+    const own = new Set(fileTests.map((t) => titleOf(t.name)));
+    const elsewhere = [...new Set(tests.filter((t) => t.file !== file && kataOf(t.file) === kataOf(file)).map((t) => titleOf(t.name)))].filter((title) => !own.has(title));
+    const titles: string[] = [];
+    for (const ordinal of sorted) {
+      const unused = elsewhere.filter((title) => !titles.includes(title));
+      titles.push(unused.length > 0 ? unused[randomInt(unused.length)] : titleOf(fileTests[ordinal].name));
+    }
     plans[file] = {
       at: sorted,
       after: sorted.map(() => randomInt(2) === 1),
+      titles,
       checks: sorted.map(() => ({ kind: CANARY_KINDS[randomInt(CANARY_KINDS.length)], actual: `a${token()}`, expected: `e${token()}` })),
     };
   }
   return plans;
+}
+
+/**
+ * The full names the canaries of these plans will have: each is declared in the describe block of
+ * the graded test it stands beside, under its plan's title. A narrowed run (`--only`, `--level`)
+ * lists them among the tests it runs: a canary left out of that list would be skipped, and one
+ * that the list (which the graded code can read) did not name would stand out.
+ */
+export function canaryNames(tests: ManifestTest[], plans: Record<string, CanaryPlan>): string[] {
+  return Object.entries(plans).flatMap(([file, plan]) => {
+    const fileTests = tests.filter((t) => t.file === file);
+    return plan.at.map((ordinal, j) => fileTests[ordinal].name.slice(0, titleStart(fileTests[ordinal].name)) + plan.titles[j]);
+  });
 }
 
 /** Where the canaries of a plan stand among all the tests of its file, canaries included. */
@@ -46,24 +77,14 @@ export interface ReportedTest {
 
 /**
  * What the canaries of one spec file say: nothing when all is well, else what was seen. A canary
- * passes only when assertions stopped throwing or verdicts were rewritten; a canary whose twin
- * (the graded test the plan put it just before or just after) is reported under another name
- * means the file's tests were changed in memory. A twin that was not reported says nothing: a run
- * killed for a hang in another file stops reporting anywhere, even between a canary and its twin
- * (that was once read as a forgery, and scored an honest kata 0); and a test that is never
- * reported earns nothing anyway.
+ * passes only when assertions stopped throwing or verdicts were rewritten. Each is found by its
+ * place among the file's tests (the reporter marks that place), never by its name; a canary not
+ * reported (a run killed for a hang stops reporting anywhere) says nothing.
  */
 export function canaryFindings(file: string, tests: ReportedTest[], plan: CanaryPlan): string[] {
-  const findings: string[] = [];
   const byIndex = new Map(tests.map((t) => [t.index, t]));
-  canaryPositions(plan).forEach((position, j) => {
-    const canary = byIndex.get(position);
-    if (!canary?.canary) return;
-    if (canary.state === "passed") findings.push(`${file}: a test that must fail passed (canary beside '${canary.name}')`);
-    const twin = byIndex.get(plan.after[j] ? position - 1 : position + 1);
-    if (twin && (twin.canary || twin.name !== canary.name)) {
-      findings.push(`${file}: the file's tests were not the ones it declares (canary at position ${position} has no twin named '${canary.name}')`);
-    }
-  });
-  return findings;
+  return canaryPositions(plan)
+    .map((position) => byIndex.get(position))
+    .filter((canary) => canary?.canary && canary.state === "passed")
+    .map((canary) => `${file}: a test that must fail passed (the canary at position ${canary!.index}, titled '${canary!.name}')`);
 }

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../impl-root.ts";
-import { canaryFindings, planCanaries, type ReportedTest } from "./canary-plan.ts";
+import { canaryFindings, canaryNames, planCanaries, type ReportedTest } from "./canary-plan.ts";
 import { emptyIntegrity, sourceNotes, untrusted, type Integrity } from "./integrity.ts";
 import type { Kata } from "./katas.ts";
 import { CONTROL_ENV, type GradeControl } from "./grade-control.ts";
@@ -349,6 +349,9 @@ async function runOnce(states: KataState[], options: Omit<GradeOptions, "only">,
   // Tests not to run again: those that hung, and those that already have a verdict.
   const skip = new Set(states.flatMap((state) => [...state.hungTests, ...state.verdicts.keys()].map((name) => qualified(state.kata.id, name))));
   const narrowed = states.some((state) => state.only);
+  // Every test the spec files declare, chosen or not: a canary's place counts them all.
+  const declared = states.map((state) => expectedTests(state.manifest, { includeBank: options.includeBank }));
+  const plans = states.map((state, i) => planCanaries(declared[i], state.only));
   const control: GradeControl = {
     root: sealed.root,
     kataIds: states.map((state) => state.kata.id),
@@ -356,8 +359,7 @@ async function runOnce(states: KataState[], options: Omit<GradeOptions, "only">,
     nodeModules,
     results,
     key,
-    // Every test the spec files declare, chosen or not: a canary's place counts them all.
-    canaries: Object.assign({}, ...states.map((state) => planCanaries(expectedTests(state.manifest, { includeBank: options.includeBank }), state.only))),
+    canaries: Object.assign({}, ...plans),
     confine: confinement(sealed, nodeModules),
   };
   writeFileSync(controlFile, JSON.stringify(control), { mode: 0o600 });
@@ -369,7 +371,12 @@ async function runOnce(states: KataState[], options: Omit<GradeOptions, "only">,
       GRADE_PROGRESS: progress,
       GRADE_SKIP: JSON.stringify([...skip]),
       // A kata graded whole has every test of its own chosen.
-      ...(narrowed ? { GRADE_ONLY: JSON.stringify(states.flatMap((state) => (state.only ? [...state.only] : state.expected.map((t) => t.name)).map((name) => qualified(state.kata.id, name)))) } : {}),
+      ...(narrowed
+        ? {
+          GRADE_ONLY: JSON.stringify(states.flatMap((state, i) =>
+            [...(state.only ? [...state.only] : state.expected.map((t) => t.name)), ...canaryNames(declared[i], plans[i])].map((name) => qualified(state.kata.id, name)))),
+        }
+        : {}),
     }),
     limitMs,
     { progressFile: progress, stallMs: STALL_MS },
