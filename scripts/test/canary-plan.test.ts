@@ -7,6 +7,7 @@ import { describe, expect, test } from "vitest";
 import { canaryFindings, canaryNames, planCanaries, type ReportedTest } from "../lib/grader/canary-plan.ts";
 import type { ManifestTest } from "../lib/grader/manifest.ts";
 import type { CanaryPlan } from "../../spec/support/canary-kinds.ts";
+import { TAG_PATTERN } from "../../spec/support/test-tag.ts";
 
 const KATA = "spec/01-regex-dispatch";
 const titleStart = (name: string) => (name.lastIndexOf(" > ") < 0 ? 0 : name.lastIndexOf(" > ") + 3);
@@ -36,21 +37,29 @@ const kataFiles = fc
 const fileOf = (tests: ManifestTest[], file: string) => tests.filter((t) => t.file === file).map((t) => t.name);
 
 describe("planCanaries", () => {
-  test("a canary's title is a graded title of another file of the kata, and no title of its own file", () => {
+  const textOf = (name: string) => titleOf(name).replace(TAG_PATTERN, "");
+  const tagOf = (name: string) => TAG_PATTERN.exec(name)?.[0] ?? "";
+
+  test("a canary has its neighbour's tag and the words of a test of another file of the kata, words its own file does not use; narrowed, of a test the run leaves out", () => {
     fc.assert(
-      fc.property(kataFiles, (tests) => {
-        for (const [file, plan] of Object.entries(planCanaries(tests))) {
-          const own = new Set(fileOf(tests, file).map(titleOf));
-          const elsewhere = new Set(tests.filter((t) => t.file !== file).map((t) => titleOf(t.name)));
+      fc.property(kataFiles, fc.array(fc.boolean(), { minLength: 80, maxLength: 80 }), fc.boolean(), (tests, picks, narrowed) => {
+        const only = narrowed ? new Set(tests.filter((_, i) => picks[i]).map((t) => t.name)) : undefined;
+        for (const [file, plan] of Object.entries(planCanaries(tests, only))) {
+          const names = fileOf(tests, file);
+          const own = new Set(names.map(textOf));
+          const others = tests.filter((t) => t.file !== file && !own.has(textOf(t.name)));
+          const left = others.filter((t) => !only?.has(t.name));
           expect(plan.titles).toHaveLength(plan.at.length);
-          expect(new Set(plan.titles).size).toBe(plan.titles.length);
-          for (const title of plan.titles) {
-            // Only a kata whose other files hold no title unlike this file's may fall back to one of its own.
-            if ([...elsewhere].some((t) => !own.has(t))) {
-              expect(own.has(title), title).toBe(false);
-              expect(elsewhere.has(title), title).toBe(true);
+          expect(new Set(plan.titles.map(textOf)).size).toBe(plan.titles.length);
+          plan.titles.forEach((title, j) => {
+            expect(tagOf(title)).toBe(tagOf(names[plan.at[j]]));
+            if (only) expect(only.has(names[plan.at[j]]), "a canary stands beside a chosen test").toBe(true);
+            // The precautions hold whenever the kata leaves words enough for every canary of the file.
+            if (left.length >= plan.at.length + 2 && new Set(left.map((t) => textOf(t.name))).size >= plan.at.length) {
+              expect(own.has(textOf(title)), title).toBe(false);
+              expect(left.map((t) => textOf(t.name))).toContain(textOf(title));
             }
-          }
+          });
         }
       }),
     );
@@ -60,7 +69,8 @@ describe("planCanaries", () => {
     fc.assert(
       fc.property(kataFiles, (tests) => {
         for (const [file, plan] of Object.entries(planCanaries(tests))) {
-          if (tests.filter((t) => t.file !== file).every((t) => new Set(fileOf(tests, file).map(titleOf)).has(titleOf(t.name)))) continue;
+          const own = new Set(fileOf(tests, file).map(textOf));
+          if (new Set(tests.filter((t) => t.file !== file && !own.has(textOf(t.name))).map((t) => textOf(t.name))).size < plan.at.length) continue;
           const names = declared(fileOf(tests, file), plan).map((t) => t.name);
           expect(new Set(names).size).toBe(names.length);
         }

@@ -19,9 +19,9 @@ export interface CanaryPlan {
   /** Per canary: declared just after its graded test rather than just before. */
   after: boolean[];
   /**
-   * Per canary, its title: a graded test's title (tag included) from another spec file of the same
-   * kata, and no test's title in this file. Not its neighbour's: two tests of one name side by side
-   * told a forgery which ones to leave alone.
+   * Per canary, its title: the words of a graded test of another spec file of the same kata (words
+   * no test of this file uses) and the tag of the graded test it stands beside. Not its
+   * neighbour's name: two tests of one name side by side told a forgery which ones to leave alone.
    */
   titles: string[];
   checks: CanaryCheck[];

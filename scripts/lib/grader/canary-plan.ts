@@ -4,6 +4,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { CANARY_KINDS, type CanaryPlan } from "../../../spec/support/canary-kinds.ts";
 import type { ManifestTest } from "./manifest.ts";
+import { TAG_PATTERN } from "../../../spec/support/test-tag.ts";
 
 /** Canaries per spec file: one, and one more in a file with many tests. */
 const canariesFor = (tests: number) => (tests === 0 ? 0 : tests >= 20 ? 2 : 1);
@@ -12,8 +13,10 @@ const token = () => randomBytes(6).toString("base64url");
 
 /** Where a test's own title starts in its full name ("task > group > title [L1 w1]"). */
 const titleStart = (name: string) => (name.lastIndexOf(" > ") < 0 ? 0 : name.lastIndexOf(" > ") + 3);
-/** A test's own title, its tag included. */
-const titleOf = (name: string) => name.slice(titleStart(name));
+/** A test's own title without its tag: "title". */
+const textOf = (name: string) => name.slice(titleStart(name)).replace(TAG_PATTERN, "");
+/** A test's tag, with the space before it: " [L1 w1]". */
+const tagOf = (name: string) => TAG_PATTERN.exec(name)?.[0] ?? "";
 
 /** The kata a spec file belongs to: "spec/01-regex-dispatch/bank/x.bank.spec.ts" -> "spec/01-regex-dispatch/". */
 const kataOf = (file: string) => /^spec\/[^/]+\//.exec(file)?.[0] ?? "";
@@ -21,9 +24,15 @@ const kataOf = (file: string) => /^spec\/[^/]+\//.exec(file)?.[0] ?? "";
 /**
  * A plan per spec file (keyed by its path, as in the manifest), from every test the files declare,
  * in their order. With `only`, canaries stand beside chosen tests, since the others are skipped and
- * a skipped canary proves nothing. Each canary is titled after a test of another file of the same
- * kata, so that nothing in the file's list of tests (a name met twice, a name unlike the others)
- * marks it out; a kata of one spec file lends its canaries a title of that file's other tests.
+ * a skipped canary proves nothing.
+ *
+ * Nothing in a file's list of tests may mark a canary out, nor in the list of tests a narrowed run
+ * hands its test processes (`GRADE_ONLY`), which the graded code can read. So a canary carries the
+ * tag of the graded test it stands beside (in a `--level 1` run, an L1 tag like every test named
+ * there), and the words of a test of another spec file of the kata, one no test of its own file
+ * uses, and, in a narrowed run, one of a test the run leaves out (a title named twice in that list
+ * would give it away). Only when the kata offers no such words does a canary take fewer
+ * precautions: a test of another file the run chose, then its neighbour's own words.
  */
 export function planCanaries(tests: ManifestTest[], only?: ReadonlySet<string>): Record<string, CanaryPlan> {
   const byFile = new Map<string, ManifestTest[]>();
@@ -35,13 +44,20 @@ export function planCanaries(tests: ManifestTest[], only?: ReadonlySet<string>):
     const wanted = Math.min(canariesFor(eligible.length), eligible.length);
     while (at.size < wanted) at.add(eligible[randomInt(eligible.length)].ordinal);
     const sorted = [...at].sort((a, b) => a - b);
-    const own = new Set(fileTests.map((t) => titleOf(t.name)));
-    const elsewhere = [...new Set(tests.filter((t) => t.file !== file && kataOf(t.file) === kataOf(file)).map((t) => titleOf(t.name)))].filter((title) => !own.has(title));
-    const titles: string[] = [];
-    for (const ordinal of sorted) {
-      const unused = elsewhere.filter((title) => !titles.includes(title));
-      titles.push(unused.length > 0 ? unused[randomInt(unused.length)] : titleOf(fileTests[ordinal].name));
-    }
+    const own = new Set(fileTests.map((t) => textOf(t.name)));
+    const elsewhere = tests.filter((t) => t.file !== file && kataOf(t.file) === kataOf(file) && !own.has(textOf(t.name)));
+    const wordsOf = (candidates: ManifestTest[]) => [...new Set(candidates.map((t) => textOf(t.name)))];
+    const preferred = wordsOf(elsewhere.filter((t) => !only?.has(t.name)));
+    const fallback = wordsOf(elsewhere);
+    const used: string[] = [];
+    const titles = sorted.map((ordinal) => {
+      const twin = fileTests[ordinal].name;
+      const [first, second] = [preferred, fallback].map((words) => words.filter((w) => !used.includes(w)));
+      const choices = first.length > 0 ? first : second.length > 0 ? second : [textOf(twin)];
+      const words = choices[randomInt(choices.length)];
+      used.push(words);
+      return words + tagOf(twin);
+    });
     plans[file] = {
       at: sorted,
       after: sorted.map(() => randomInt(2) === 1),
