@@ -72,9 +72,9 @@ interface GradeReport {
   }>;
 }
 
-async function grade(label: string, args: string[]): Promise<{ exec: Exec; report?: GradeReport; problems: string[] }> {
+async function grade(label: string, args: string[], env: Record<string, string> = {}): Promise<{ exec: Exec; report?: GradeReport; problems: string[] }> {
   const file = join(work(), `${label}.json`);
-  const result = await exec(process.execPath, ["--import", TSX_LOADER, "scripts/grade.ts", ...args, "--json", file]);
+  const result = await exec(process.execPath, ["--import", TSX_LOADER, "scripts/grade.ts", ...args, "--json", file], env);
   const problems: string[] = [];
   if (result.code !== 0) problems.push(`grader exited ${result.code}:\n${result.output.slice(-1500)}`);
   if (!existsSync(file)) return { exec: result, problems: [...problems, "no JSON report written"] };
@@ -108,7 +108,10 @@ const HANGS = new Set(["infinite-loop", "never-settles"]);
 
 /** Once, for two checks: the references' grade is also the run that lists every test of the specs. */
 let referencesGrade: ReturnType<typeof grade> | undefined;
-const gradeReferences = () => (referencesGrade ??= grade("solutions", ["--impl", "solutions", "--bank"]));
+// With a canary after every test: a canary runs the body of the test before it again, so each
+// test's body must run twice in a row and leave the tests after it as they were; were one not to,
+// a correct implementation would lose a test whenever a run put a canary there.
+const gradeReferences = () => (referencesGrade ??= grade("solutions", ["--impl", "solutions", "--bank"], { GRADE_CANARY_EVERY_TEST: "1" }));
 
 const allChecks: Check[] = [
   {
@@ -186,7 +189,7 @@ const allChecks: Check[] = [
     },
   },
   {
-    name: "the references score 100: every spec, bank included, passes on solutions/",
+    name: "the references score 100: every spec, bank included, passes on solutions/, with a canary after every test (each test runs twice in a row)",
     cost: 14,
     async run() {
       const { report, problems: found } = await gradeReferences();

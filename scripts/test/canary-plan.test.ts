@@ -21,9 +21,7 @@ function declared(names: string[], plan: CanaryPlan): ReportedTest[] {
     const graded = { name, state: "passed", canary: false };
     // Declared in the graded test's describe block, under the plan's title.
     const canary = { name: `${name.slice(0, titleStart(name))}${plan.titles[j]}`, state: "failed", canary: true };
-    if (j < 0) tests.push(graded);
-    else if (plan.after[j]) tests.push(graded, canary);
-    else tests.push(canary, graded);
+    tests.push(...(j < 0 ? [graded] : [graded, canary]));
   });
   return tests.map((t, index) => ({ ...t, index }));
 }

@@ -14,10 +14,8 @@ export interface CanaryCheck {
 }
 
 export interface CanaryPlan {
-  /** Ordinals of the graded tests (0 = the file's first) that each get a canary beside them, ascending. */
+  /** Ordinals of the graded tests (0 = the file's first) that each get a canary just after them, ascending. */
   at: number[];
-  /** Per canary: declared just after its graded test rather than just before. */
-  after: boolean[];
   /**
    * Per canary, its title: the words of a graded test of another spec file of the same kata (words
    * no test of this file uses) and the tag of the graded test it stands beside. Not its

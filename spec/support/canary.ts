@@ -9,7 +9,7 @@
 // armed and this file does nothing.
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import type { CanaryKind, CanaryPlan } from "./canary-kinds.ts";
+import type { CanaryCheck, CanaryKind, CanaryPlan } from "./canary-kinds.ts";
 
 // Each kind uses the matcher or runner a real spec uses, so that neutering any one of them shows.
 const FAILING: Record<CanaryKind, (actual: string, expected: string) => unknown> = {
@@ -36,17 +36,34 @@ export function armCanaries(armed: CanaryPlan): void {
   graded = 0;
 }
 
-/** Called by spec/support/graded.ts to declare each graded test: the test, and its canary if it has one. */
-export function declareGraded(name: string, declare: () => void, timeout: number | undefined): void {
+/**
+ * Called by spec/support/graded.ts to declare each graded test: the test, and just after it its
+ * canary if it has one. `run` is the graded test's body, as its test runs it.
+ */
+export function declareGraded(run: () => unknown, declare: () => void, timeout: number | undefined): void {
   const index = plan?.at.indexOf(graded++) ?? -1;
-  if (index < 0) return declare();
-  const check = plan!.checks[index];
-  const canary = () => test(plan!.titles[index], () => FAILING[check.kind](check.actual, check.expected), timeout);
-  if (plan!.after[index]) {
-    declare();
-    canary();
-  } else {
-    canary();
-    declare();
+  declare();
+  if (index >= 0) test(plan!.titles[index], () => canaryBody(run, plan!.checks[index]), timeout);
+}
+
+/**
+ * A canary runs the body of the graded test before it again, then an assertion that must fail.
+ * It fails with the graded code's own failure when that code fails the body, so that a forgery
+ * that turns the graded code's failures into passes (by the error, by where it was thrown) turns
+ * the canary's too; with the assertion's when the body passes. If the assertion does not throw
+ * (assertions neutered), the canary passes, whatever the body did. It stands after the test whose
+ * body it runs, so a body that never ends stops that test first, and is not run twice.
+ */
+async function canaryBody(run: () => unknown, check: CanaryCheck): Promise<void> {
+  let failure: { error: unknown } | undefined;
+  try {
+    await run();
+  } catch (error) {
+    failure = { error };
+  }
+  try {
+    await FAILING[check.kind](check.actual, check.expected);
+  } catch (assertion) {
+    throw failure ? failure.error : assertion;
   }
 }

@@ -23,8 +23,10 @@ export interface GradedTest {
 }
 
 function graded(level: Level): GradedTest {
-  const declare = (name: string, body: Body, timeout: number | undefined) =>
-    declareGraded(name, () => test(name, () => failWhenIdle(body()), timeout), timeout);
+  const declare = (name: string, body: Body, timeout: number | undefined) => {
+    const run = () => failWhenIdle(body());
+    declareGraded(run, () => test(name, run, timeout), timeout);
+  };
   const example = (name: string, body: Body, options: GradedOptions = {}) =>
     declare(tagName(name, level, options.weight ?? EXAMPLE_WEIGHT), body, options.timeout);
   const property = (name: string, body: Body, options: GradedOptions = {}) =>

@@ -24,7 +24,8 @@ const kataOf = (file: string) => /^spec\/[^/]+\//.exec(file)?.[0] ?? "";
 /**
  * A plan per spec file (keyed by its path, as in the manifest), from every test the files declare,
  * in their order. With `only`, canaries stand beside chosen tests, since the others are skipped and
- * a skipped canary proves nothing.
+ * a skipped canary proves nothing. With `everyTest`, every chosen test has one (see
+ * GradeOptions.canaryEveryTest).
  *
  * Nothing in a file's list of tests may mark a canary out, nor in the list of tests a narrowed run
  * hands its test processes (`GRADE_ONLY`), which the graded code can read. So a canary carries the
@@ -34,14 +35,14 @@ const kataOf = (file: string) => /^spec\/[^/]+\//.exec(file)?.[0] ?? "";
  * would give it away). Only when the kata offers no such words does a canary take fewer
  * precautions: a test of another file the run chose, then its neighbour's own words.
  */
-export function planCanaries(tests: ManifestTest[], only?: ReadonlySet<string>): Record<string, CanaryPlan> {
+export function planCanaries(tests: ManifestTest[], only?: ReadonlySet<string>, everyTest = false): Record<string, CanaryPlan> {
   const byFile = new Map<string, ManifestTest[]>();
   for (const t of tests) byFile.set(t.file, [...(byFile.get(t.file) ?? []), t]);
   const plans: Record<string, CanaryPlan> = {};
   for (const [file, fileTests] of byFile) {
     const eligible = fileTests.map((t, ordinal) => ({ t, ordinal })).filter(({ t }) => !only || only.has(t.name));
     const at = new Set<number>();
-    const wanted = Math.min(canariesFor(eligible.length), eligible.length);
+    const wanted = everyTest ? eligible.length : Math.min(canariesFor(eligible.length), eligible.length);
     while (at.size < wanted) at.add(eligible[randomInt(eligible.length)].ordinal);
     const sorted = [...at].sort((a, b) => a - b);
     const own = new Set(fileTests.map((t) => textOf(t.name)));
@@ -60,7 +61,6 @@ export function planCanaries(tests: ManifestTest[], only?: ReadonlySet<string>):
     });
     plans[file] = {
       at: sorted,
-      after: sorted.map(() => randomInt(2) === 1),
       titles,
       checks: sorted.map(() => ({ kind: CANARY_KINDS[randomInt(CANARY_KINDS.length)], actual: `a${token()}`, expected: `e${token()}` })),
     };
@@ -81,8 +81,8 @@ export function canaryNames(tests: ManifestTest[], plans: Record<string, CanaryP
   });
 }
 
-/** Where the canaries of a plan stand among all the tests of its file, canaries included. */
-export const canaryPositions = (plan: CanaryPlan): number[] => plan.at.map((ordinal, j) => ordinal + j + (plan.after[j] ? 1 : 0));
+/** Where the canaries of a plan stand among all the tests of its file, canaries included: each just after its graded test. */
+export const canaryPositions = (plan: CanaryPlan): number[] => plan.at.map((ordinal, j) => ordinal + j + 1);
 
 export interface ReportedTest {
   index: number;
