@@ -1,12 +1,14 @@
 // Canaries: tests that must fail, slipped in among a spec file's graded tests when the grader
 // runs them, to reveal a forgery (tests reported as passing, assertions that no longer throw, test
-// bodies replaced). The grader chooses per run where they stand (just before or just after a
-// graded test chosen at random) and what each is titled (the words of a test of another spec file
-// of the kata, the tag of its neighbour: scripts/lib/grader/canary-plan.ts), so that nothing in
-// the file's list of tests marks them out. (Each used to take its neighbour's name, and a forgery
-// that passed every test but those met twice side by side scored 94 with no code.) A canary that
-// passes marks the kata as tampered with. Outside the grader (npm run spec, watch) no canary is
-// armed and this file does nothing.
+// bodies replaced, the graded code's failures rewritten). The grader chooses per run where they
+// stand (just after a graded test chosen at random) and what each is titled (the words of a test
+// of another spec file of the kata, the tag of the test before it:
+// scripts/lib/grader/canary-plan.ts), so that nothing in the file's list of tests marks them out.
+// (Each used to take its neighbour's name, and a forgery that passed every test but those met
+// twice side by side scored 94 with no code.) A canary that passes marks the kata as tampered
+// with. Code that reads this run's plan from the runner's memory can still tell them apart: the
+// interviewer guide's "What remains". Outside the grader (npm run spec, watch) no canary is armed
+// and this file does nothing.
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import type { CanaryCheck, CanaryKind, CanaryPlan } from "./canary-kinds.ts";
