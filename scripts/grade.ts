@@ -108,9 +108,7 @@ async function run(argv: string[], scratch: string[]): Promise<number> {
   const workDir = mkdtempSync(join(tmpdir(), "tuk-grade-"));
   let runs: KataRun[];
   try {
-    // More canaries only (the self-test's check that every test can run twice): see GradeOptions.
-    const canaryEveryTest = process.env.GRADE_CANARY_EVERY_TEST === "1";
-    runs = await gradeAll(katas, manifest, only, { implRoot, seed, timeoutMs, workDir, includeBank, canaryEveryTest, ...(jobs ? { maxWorkers: jobs } : {}) });
+    runs = await gradeAll(katas, manifest, only, { implRoot, seed, timeoutMs, workDir, includeBank, ...(jobs ? { maxWorkers: jobs } : {}) });
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }

@@ -108,10 +108,7 @@ const HANGS = new Set(["infinite-loop", "never-settles"]);
 
 /** Once, for two checks: the references' grade is also the run that lists every test of the specs. */
 let referencesGrade: ReturnType<typeof grade> | undefined;
-// With a canary after every test: a canary runs the body of the test before it again, so each
-// test's body must run twice in a row and leave the tests after it as they were; were one not to,
-// a correct implementation would lose a test whenever a run put a canary there.
-const gradeReferences = () => (referencesGrade ??= grade("solutions", ["--impl", "solutions", "--bank"], { GRADE_CANARY_EVERY_TEST: "1" }));
+const gradeReferences = () => (referencesGrade ??= grade("solutions", ["--impl", "solutions", "--bank"]));
 
 const allChecks: Check[] = [
   {
@@ -189,7 +186,7 @@ const allChecks: Check[] = [
     },
   },
   {
-    name: "the references score 100: every spec, bank included, passes on solutions/, with a canary after every test (each test runs twice in a row)",
+    name: "the references score 100: every spec, bank included, passes on solutions/",
     cost: 14,
     async run() {
       const { report, problems: found } = await gradeReferences();

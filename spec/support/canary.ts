@@ -38,34 +38,50 @@ export function armCanaries(armed: CanaryPlan): void {
   graded = 0;
 }
 
-/**
- * Called by spec/support/graded.ts to declare each graded test: the test, and just after it its
- * canary if it has one. `run` is the graded test's body, as its test runs it.
- */
-export function declareGraded(run: () => unknown, declare: () => void, timeout: number | undefined): void {
-  const index = plan?.at.indexOf(graded++) ?? -1;
-  declare();
-  if (index >= 0) test(plan!.titles[index], () => canaryBody(run, plan!.checks[index]), timeout);
+/** How the graded test before a canary ended, as the canary learns it: from the test itself, not from the runner's records. */
+interface Outcome {
+  failure?: { error: unknown };
 }
 
 /**
- * A canary runs the body of the graded test before it again, then an assertion that must fail.
- * It fails with the graded code's own failure when that code fails the body, so that a forgery
- * that turns the graded code's failures into passes (by the error, by where it was thrown) turns
- * the canary's too; with the assertion's when the body passes. If the assertion does not throw
- * (assertions neutered), the canary passes, whatever the body did. It stands after the test whose
- * body it runs, so a body that never ends stops that test first, and is not run twice.
+ * Called by spec/support/graded.ts to declare each graded test (`run` is its body, as its test
+ * runs it), and just after it its canary if it has one.
  */
-async function canaryBody(run: () => unknown, check: CanaryCheck): Promise<void> {
-  let failure: { error: unknown } | undefined;
-  try {
-    await run();
-  } catch (error) {
-    failure = { error };
+export function declareGraded(name: string, run: () => unknown, timeout: number | undefined): void {
+  const index = plan?.at.indexOf(graded++) ?? -1;
+  if (index < 0) {
+    test(name, run, timeout);
+    return;
   }
+  const before: Outcome = {};
+  test(name, () => observed(run, before), timeout);
+  test(plan!.titles[index], () => canaryCheck(before, plan!.checks[index]), timeout);
+}
+
+/** Runs a test's body as it is (synchronous or not) and keeps how it failed, if it did. */
+function observed(run: () => unknown, outcome: Outcome): unknown {
+  const keep = (error: unknown) => {
+    outcome.failure = { error };
+    throw error;
+  };
+  try {
+    const result = run();
+    return result instanceof Promise ? result.catch(keep) : result;
+  } catch (error) {
+    return keep(error);
+  }
+}
+
+/**
+ * A canary's assertion must fail. When the graded test before it failed, the canary fails with
+ * that very error, so that a forgery that turns the graded code's failures into passes (by the
+ * error's message, by where it was thrown) turns the canary's too; otherwise with its assertion's.
+ * If the assertion does not throw (assertions neutered), the canary passes, whatever came before.
+ */
+async function canaryCheck(before: Outcome, check: CanaryCheck): Promise<void> {
   try {
     await FAILING[check.kind](check.actual, check.expected);
   } catch (assertion) {
-    throw failure ? failure.error : assertion;
+    throw before.failure ? before.failure.error : assertion;
   }
 }

@@ -1,7 +1,6 @@
 // The one way a spec declares what a test is worth: its level and its weight travel in the
 // test's name, as a trailing tag like "[L2 w3]", so that the grader can score any run from the
 // names alone, even a run that crashed before vitest could report anything else.
-import { test } from "vitest";
 import { declareGraded } from "./canary.ts";
 import { EXAMPLE_WEIGHT, PROPERTY_WEIGHT, tagName, type Level } from "./test-tag.ts";
 import { IDLE_MS } from "./time-limits.ts";
@@ -23,10 +22,8 @@ export interface GradedTest {
 }
 
 function graded(level: Level): GradedTest {
-  const declare = (name: string, body: Body, timeout: number | undefined) => {
-    const run = () => failWhenIdle(body());
-    declareGraded(run, () => test(name, run, timeout), timeout);
-  };
+  const declare = (name: string, body: Body, timeout: number | undefined) =>
+    declareGraded(name, () => failWhenIdle(body()), timeout);
   const example = (name: string, body: Body, options: GradedOptions = {}) =>
     declare(tagName(name, level, options.weight ?? EXAMPLE_WEIGHT), body, options.timeout);
   const property = (name: string, body: Body, options: GradedOptions = {}) =>

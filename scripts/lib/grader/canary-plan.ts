@@ -24,8 +24,7 @@ const kataOf = (file: string) => /^spec\/[^/]+\//.exec(file)?.[0] ?? "";
 /**
  * A plan per spec file (keyed by its path, as in the manifest), from every test the files declare,
  * in their order. With `only`, canaries stand beside chosen tests, since the others are skipped and
- * a skipped canary proves nothing. With `everyTest`, every chosen test has one (see
- * GradeOptions.canaryEveryTest).
+ * a skipped canary proves nothing.
  *
  * Nothing in a file's list of tests may mark a canary out, nor in the list of tests a narrowed run
  * hands its test processes (`GRADE_ONLY`), which the graded code can read. So a canary carries the
@@ -35,14 +34,14 @@ const kataOf = (file: string) => /^spec\/[^/]+\//.exec(file)?.[0] ?? "";
  * would give it away). Only when the kata offers no such words does a canary take fewer
  * precautions: a test of another file the run chose, then its neighbour's own words.
  */
-export function planCanaries(tests: ManifestTest[], only?: ReadonlySet<string>, everyTest = false): Record<string, CanaryPlan> {
+export function planCanaries(tests: ManifestTest[], only?: ReadonlySet<string>): Record<string, CanaryPlan> {
   const byFile = new Map<string, ManifestTest[]>();
   for (const t of tests) byFile.set(t.file, [...(byFile.get(t.file) ?? []), t]);
   const plans: Record<string, CanaryPlan> = {};
   for (const [file, fileTests] of byFile) {
     const eligible = fileTests.map((t, ordinal) => ({ t, ordinal })).filter(({ t }) => !only || only.has(t.name));
     const at = new Set<number>();
-    const wanted = everyTest ? eligible.length : Math.min(canariesFor(eligible.length), eligible.length);
+    const wanted = Math.min(canariesFor(eligible.length), eligible.length);
     while (at.size < wanted) at.add(eligible[randomInt(eligible.length)].ordinal);
     const sorted = [...at].sort((a, b) => a - b);
     const own = new Set(fileTests.map((t) => textOf(t.name)));

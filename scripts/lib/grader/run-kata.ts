@@ -40,13 +40,6 @@ export interface GradeOptions {
   only?: ReadonlySet<string>;
   /** Test processes at once (default: one per core). */
   maxWorkers?: number;
-  /**
-   * A canary after every graded test instead of one or two per file: the self-test's proof that
-   * every test's body can run twice in a row (a canary runs the body of the test before it
-   * again), so that no place a run gives a canary can cost a correct implementation a test. More
-   * canaries only: nothing a candidate could gain from (`GRADE_CANARY_EVERY_TEST=1`, grade.ts).
-   */
-  canaryEveryTest?: boolean;
 }
 
 /** One kata to grade in a run of several, and, when narrowed, its only tests. */
@@ -358,7 +351,7 @@ async function runOnce(states: KataState[], options: Omit<GradeOptions, "only">,
   const narrowed = states.some((state) => state.only);
   // Every test the spec files declare, chosen or not: a canary's place counts them all.
   const declared = states.map((state) => expectedTests(state.manifest, { includeBank: options.includeBank }));
-  const plans = states.map((state, i) => planCanaries(declared[i], state.only, options.canaryEveryTest));
+  const plans = states.map((state, i) => planCanaries(declared[i], state.only));
   const control: GradeControl = {
     root: sealed.root,
     kataIds: states.map((state) => state.kata.id),
