@@ -54,8 +54,9 @@ export function declareGraded(name: string, run: () => unknown, timeout: number 
     return;
   }
   const before: Outcome = {};
+  const check = plan!.checks[index];
   test(name, () => observed(run, before), timeout);
-  test(plan!.titles[index], () => canaryCheck(before, plan!.checks[index]), timeout);
+  test(plan!.titles[index], () => canaryCheck(before, check), timeout);
 }
 
 /** Runs a test's body as it is (synchronous or not) and keeps how it failed, if it did. */
