@@ -72,9 +72,9 @@ interface GradeReport {
   }>;
 }
 
-async function grade(label: string, args: string[], env: Record<string, string> = {}): Promise<{ exec: Exec; report?: GradeReport; problems: string[] }> {
+async function grade(label: string, args: string[]): Promise<{ exec: Exec; report?: GradeReport; problems: string[] }> {
   const file = join(work(), `${label}.json`);
-  const result = await exec(process.execPath, ["--import", TSX_LOADER, "scripts/grade.ts", ...args, "--json", file], env);
+  const result = await exec(process.execPath, ["--import", TSX_LOADER, "scripts/grade.ts", ...args, "--json", file]);
   const problems: string[] = [];
   if (result.code !== 0) problems.push(`grader exited ${result.code}:\n${result.output.slice(-1500)}`);
   if (!existsSync(file)) return { exec: result, problems: [...problems, "no JSON report written"] };
