@@ -1,0 +1,315 @@
+// Kata 4, tasks 5-7 of the README: raw streams (server-sent events, NDJSON, bytes), <tool_call>
+// tags in the text, limits and hostile streams, linear time.
+import { describe, expect } from "vitest";
+import { createAssembler, DEFAULT_LIMITS, replay, StreamUsageError, type AssemblerOptions } from "@impl/04-stream-assembly";
+import { l2, l3 } from "../support/graded.ts";
+import {
+  aboutCall, anthropic, brief, chat, chatCall, codes, cutAt, cutBytes, everyN, expectLinear, fragment, ndjson, ollama, readyLog,
+  releasedText, sse, utf8,
+} from "./helpers.ts";
+
+const CHAT: AssemblerOptions = { dialect: "chat-completions" };
+
+/** A chat stream with text and two calls, as events and as the same events in SSE. */
+const events = [
+  chat.delta({ role: "assistant", content: "" }),
+  chat.text("Sure: 北京 😀 "),
+  ...chatCall(0, "call_1", "search", ["{\"query\": \"", "Tigers \\\"game\\\"\"}"]),
+  ...chatCall(1, "call_2", "weather", ["{\"city\": \"Det", "roit\"}"]),
+  chat.finish("tool_calls"),
+  chat.usage(),
+  "[DONE]",
+];
+/** What the parsed events give (checked here), which every raw form of them must give too. */
+function wholeOf() {
+  const result = replay(CHAT, { events }).result;
+  expect(result.text).toBe("Sure: 北京 😀 ");
+  expect(result.calls.map(brief)).toEqual([
+    { id: "call_1", name: "search", arguments: { query: "Tigers \"game\"" } },
+    { id: "call_2", name: "weather", arguments: { city: "Detroit" } },
+  ]);
+  return result;
+}
+
+describe("5. Raw streams: pushText and pushBytes", () => {
+  l3("server-sent events in one piece give what the parsed events give", () => {
+    const whole = wholeOf();
+    const r = replay(CHAT, { text: [sse(events)] });
+    expect(r.result).toEqual(whole);
+  });
+
+  l3("chunks cut inside data:, inside a line and between every character change nothing", () => {
+    const whole = wholeOf();
+    const text = sse(events);
+    for (const at of [1, 2, 3, 4, 5, 6, text.indexOf("tool_calls") + 3, text.indexOf("\n\n") + 1]) {
+      expect(replay(CHAT, { text: cutAt(text, [at]) }).result, `cut at ${at}`).toEqual(whole);
+    }
+    expect(replay(CHAT, { text: everyN(text, 1) }).result).toEqual(whole);
+  });
+
+  l3("CRLF and lone CR line ends, a \\r\\n cut between its two halves, comments, event: names, id: and retry: lines", () => {
+    const whole = wholeOf();
+    const lf = sse(events);
+    const crlf = lf.replaceAll("\n", "\r\n");
+    const cr = lf.replaceAll("\n", "\r");
+    for (const text of [crlf, cr]) expect(replay(CHAT, { text: [text] }).result).toEqual(whole);
+    const betweenCrLf = [...crlf.matchAll(/\r\n/g)].map((m) => m.index! + 1);
+    expect(replay(CHAT, { text: cutAt(crlf, betweenCrLf) }).result).toEqual(whole);
+    const decorated = `: OPENROUTER PROCESSING\n\n${lf.replaceAll("data: ", "event: message\nid: 7\nretry: 3000\ndata:")}:\n\n`;
+    expect(replay(CHAT, { text: everyN(decorated, 7) }).result).toEqual(whole);
+  });
+
+  l3("an event's JSON over several data: lines is one event, its lines joined by \\n", () => {
+    const whole = wholeOf();
+    const text = events.map((e) => (typeof e === "string" ? `data: ${e}\n\n` : `${JSON.stringify(e, null, 2).split("\n").map((l) => `data: ${l}`).join("\n")}\n\n`)).join("");
+    expect(replay(CHAT, { text: everyN(text, 5) }).result).toEqual(whole);
+  });
+
+  l3("[DONE] with spaces around it, and a last event with no blank line or no line end, are read at end()", () => {
+    const whole = wholeOf();
+    const body = sse(events.slice(0, -1));
+    for (const ending of ["data: [DONE] \n", "data: [DONE]", "data:[DONE]\r\n"]) {
+      const r = replay(CHAT, { text: [body, ending] });
+      expect(r.result, JSON.stringify(ending)).toEqual(whole);
+    }
+    const noFinish = sse(events.slice(0, -3));
+    const r = replay(CHAT, { text: [noFinish, "data: [DONE]"] });
+    expect(r.end.ready.map((c) => c.name)).toEqual(["weather"]);
+    expect(r.result).toMatchObject({ status: "complete", finishReason: null });
+  });
+
+  l3("a stream cut inside an event: the pending piece is dropped without an error, the open call truncated, status cut", () => {
+    const text = sse(events.slice(0, 5));
+    const cut = text + "data: {\"choices\":[{\"index\":0,\"delta\":{\"tool_ca";
+    const r = replay(CHAT, { text: [cut] });
+    expect(r.result.status).toBe("cut");
+    expect(r.end.errors.map(aboutCall)).toEqual([{ code: "truncated", callIndex: 0, id: "call_1", name: "search" }]);
+    expect(r.result.errors).toHaveLength(1);
+  });
+
+  l3("bytes cut inside UTF-8 characters decode whole; a byte order mark at the start is dropped; bad bytes are U+FFFD", () => {
+    const whole = wholeOf();
+    const bytes = utf8(`\uFEFF${sse(events)}`);
+    const inside = [...bytes.keys()].filter((i) => (bytes[i] & 0xc0) === 0x80);
+    expect(inside.length).toBeGreaterThan(4);
+    expect(replay(CHAT, { bytes: cutBytes(bytes, inside) }).result).toEqual(whole);
+    expect(replay(CHAT, { bytes: [...bytes].map((b) => Uint8Array.of(b)) }).result).toEqual(whole);
+    const bad = replay(CHAT, { bytes: [utf8("data: {\"choices\":[{\"delta\":{\"content\":\"a"), Uint8Array.of(0xff, 0xe4), utf8("b\"}}]}\n\n")] });
+    expect(bad.result.text).toBe("a\uFFFD\uFFFDb");
+  });
+
+  l3("text pushed with a byte order mark at the start drops it, and only that one", () => {
+    const r = replay(CHAT, { text: ["\uFEFF", "data: {\"choices\":[{\"delta\":{\"content\":\"\uFEFFhi\"}}]}\n\n"] });
+    expect(r.result.text).toBe("\uFEFFhi");
+    expect(r.result.errors).toEqual([]);
+  });
+
+  l3("an event named error is server_error whatever its data; data that is not JSON is bad_event and fails the open call", () => {
+    const failed = replay(CHAT, { text: [sse(events.slice(0, 3)), "event: error\ndata: overloaded\n\n", sse([chat.text("more")])] });
+    expect(codes(failed.result.errors)).toEqual(["server_error", "truncated", "out_of_order"]);
+    expect(failed.result.status).toBe("failed");
+    const garbled = replay(CHAT, { text: [sse(events.slice(0, 3)), "data: {\"choices\": oops\n\n", sse(events.slice(3))] });
+    expect(codes(garbled.result.errors)).toEqual(["bad_event", "lost_fragment"]);
+    expect(garbled.result.errors[1]).toMatchObject({ callIndex: 0, id: "call_1", name: "search" });
+    expect(garbled.result.calls.map((c) => c.name)).toEqual(["weather"]);
+  });
+
+  l3("empty data dispatches nothing; Anthropic events with their event: lines", () => {
+    const whole = wholeOf();
+    const r = replay(CHAT, { text: ["data:\n\ndata: \n\n", sse(events)] });
+    expect(r.result).toEqual(whole);
+    const messages = [anthropic.start(), anthropic.toolBlock(0, "toolu_1", "f"), anthropic.json(0, "{\"a\": 1}"), anthropic.stop(0), anthropic.messageDelta("tool_use"), anthropic.end()];
+    const a = replay({ dialect: "anthropic" }, { text: everyN(sse(messages, { names: true }), 3) });
+    expect(a.result.calls.map(brief)).toEqual([{ id: "toolu_1", name: "f", arguments: { a: 1 } }]);
+  });
+
+  l3("Ollama: NDJSON lines, CRLF, blank lines, a last line with no line end", () => {
+    const lines = [ollama.text("Hi"), ollama.calls({ name: "weather", arguments: { city: "Detroit" } }), ollama.done()];
+    const text = ndjson(lines);
+    const expected = replay({ dialect: "ollama" }, { events: lines }).result;
+    expect(expected.calls.map((c) => c.name)).toEqual(["weather"]);
+    for (const form of [text, text.replaceAll("\n", "\r\n"), `\n${text.replaceAll("\n", "\n\n")}`, text.slice(0, -1)]) {
+      expect(replay({ dialect: "ollama" }, { text: everyN(form, 4) }).result).toEqual(expected);
+    }
+    const broken = replay({ dialect: "ollama" }, { text: ["{\"message\": oops\n", ndjson([ollama.done()])] });
+    expect(codes(broken.result.errors)).toEqual(["bad_event"]);
+  });
+});
+
+describe("6. <tool_call> tags in the text", () => {
+  const TAGS: AssemblerOptions = { dialect: "chat-completions", toolCallTags: true };
+  const texts = (pieces: string[]) => replay(TAGS, { events: [...pieces.map((p) => chat.text(p)), chat.finish("stop")] });
+
+  l3("a tag in the text is a call, ready at its closing tag; the prose around it is released", () => {
+    const r = texts(["Sure.\n<tool_call>\n{\"name\": \"weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>", "\nDone."]);
+    expect(r.steps[0]).toEqual({
+      text: "Sure.\n", errors: [],
+      ready: [{ index: 0, id: "call_0", name: "weather", arguments: { city: "Paris" }, rawArguments: "{\"city\":\"Paris\"}" }],
+    });
+    expect(r.result.text).toBe("Sure.\n\nDone.");
+    expect(r.result.toolTurn).toBe(true);
+  });
+
+  l3("the closing tag split across two chunks still closes the tag", () => {
+    const r = texts(["<tool_call>{\"name\": \"now\"}</tool", "_call> ok"]);
+    expect(readyLog(r).map(({ at, call }) => [at, call.name, call.arguments])).toEqual([[1, "now", {}]]);
+    expect(r.result.text).toBe(" ok");
+  });
+
+  l3("only what may still become a tag is held back: 'Sure <tool' releases 'Sure ' at once, '<b>' is text", () => {
+    const r = texts(["Sure <tool", "_call>{\"name\": \"f\"}</tool_call>", "a <", "b> <tool_", "x", " <", "tool_call>"]);
+    expect(r.steps.map((s) => s.text)).toEqual(["Sure ", "", "a ", "<b> ", "<tool_x", " ", "", ""]);
+    expect(r.result.errors.map((e) => [e.code, e.callIndex])).toEqual([["truncated", 1]]);
+  });
+
+  l3("the first </tool_call> closes the tag, even inside a JSON string of the call", () => {
+    const r = texts(["<tool_call>{\"name\": \"echo\", \"arguments\": {\"text\": \"</tool_call>\"}}</tool_call>"]);
+    expect(r.result.calls).toEqual([]);
+    expect(r.result.errors.map((e) => [e.code, e.raw])).toEqual([["invalid_json", "{\"name\": \"echo\", \"arguments\": {\"text\": \""]]);
+    expect(r.result.text).toBe("\"}}</tool_call>");
+  });
+
+  l3("a stream that ends inside a tag: truncated, with what it held; held prose is released at the end", () => {
+    const open = texts(["Let me. <tool_call>{\"name\": \"f\", \"arg", "uments\": {}}</tool_ca"]);
+    expect(open.result.errors.map((e) => [e.code, e.raw])).toEqual([["truncated", "{\"name\": \"f\", \"arguments\": {}}</tool_ca"]]);
+    expect(open.result.text).toBe("Let me. ");
+    const held = replay(TAGS, { events: [chat.text("x <tool_c")] });
+    expect(held.steps[0].text).toBe("x ");
+    expect(held.end.text).toBe("<tool_c");
+    expect(held.result.status).toBe("cut");
+  });
+
+  l3("tag content errors: invalid_json, not_an_object, missing_name; ids are call_<index>", () => {
+    const r = texts(["<tool_call>{\"name\": \"a\"</tool_call><tool_call>[1]</tool_call><tool_call>{\"arguments\": {}}</tool_call>",
+      "<tool_call>{\"name\": \"d\", \"arguments\": \"{}\"}</tool_call><tool_call>{\"name\": \"e\"}</tool_call>"]);
+    expect(r.result.errors.map((e) => [e.code, e.callIndex, e.id])).toEqual([
+      ["invalid_json", 0, "call_0"], ["not_an_object", 1, "call_1"], ["missing_name", 2, "call_2"], ["not_an_object", 3, "call_3"],
+    ]);
+    expect(r.result.calls.map((c) => [c.index, c.id, c.name])).toEqual([[4, "call_4", "e"]]);
+  });
+
+  l3("tags in the text of every dialect, beside its own calls; off by default", () => {
+    const messages = [anthropic.start(), anthropic.textBlock(0), anthropic.text(0, "<tool_call>{\"name\": \"a\"}</tool_call>"), anthropic.stop(0),
+      anthropic.toolBlock(1, "toolu_1", "b"), anthropic.json(1, "{}"), anthropic.stop(1), anthropic.messageDelta("tool_use"), anthropic.end()];
+    const on = replay({ dialect: "anthropic", toolCallTags: true }, { events: messages });
+    expect(on.result.calls.map((c) => [c.index, c.id, c.name])).toEqual([[0, "call_0", "a"], [1, "toolu_1", "b"]]);
+    const off = replay({ dialect: "anthropic" }, { events: messages });
+    expect(off.result.text).toBe("<tool_call>{\"name\": \"a\"}</tool_call>");
+    expect(off.result.calls.map((c) => c.name)).toEqual(["b"]);
+  });
+});
+
+describe("7. Limits and hostile streams", () => {
+  l3("maxCalls: one too_many_calls, the later calls dropped without a place; toolTurn true", () => {
+    const calls = Array.from({ length: 5 }, (_, i) => chatCall(i, `call_${i}`, "f", [`{"n": ${i}}`])).flat();
+    const r = replay({ ...CHAT, limits: { maxCalls: 2 } }, { events: [...calls, chat.finish("tool_calls")] });
+    expect(r.result.calls.map((c) => c.index)).toEqual([0, 1]);
+    expect(codes(r.result.errors)).toEqual(["too_many_calls"]);
+    expect(r.result.errors[0].callIndex).toBeUndefined();
+    expect(r.steps[4].errors.map((e) => e.code)).toEqual(["too_many_calls"]);
+    const tags = replay({ ...CHAT, toolCallTags: true, limits: { maxCalls: 1 } }, { events: [chat.text("<tool_call>{\"name\": \"a\"}</tool_call>x<tool_call>{\"name\": \"b\"}</tool_call>y"), chat.finish("stop")] });
+    expect(tags.result.calls.map((c) => c.name)).toEqual(["a"]);
+    expect(tags.result.text).toBe("xy");
+    expect(DEFAULT_LIMITS).toEqual({ maxCalls: 128, maxArgumentBytes: 1048576 });
+  });
+
+  l3("maxArgumentBytes counts UTF-8 bytes: at the limit the call is ready, one byte more is arguments_too_large without raw", () => {
+    const text = "{\"city\": \"北京\"}"; // 12 ASCII characters and two of 3 bytes: 18 bytes
+    const at = replay({ ...CHAT, limits: { maxArgumentBytes: 18 } }, { events: [...chatCall(0, "c", "f", [text.slice(0, 11), text.slice(11)]), chat.finish("stop")] });
+    expect(at.result.calls.map((c) => c.arguments)).toEqual([{ city: "北京" }]);
+    const over = replay({ ...CHAT, limits: { maxArgumentBytes: 17 } }, { events: [...chatCall(0, "c", "f", [text.slice(0, 11), text.slice(11)]), chat.finish("stop")] });
+    expect(over.result.calls).toEqual([]);
+    expect(over.result.errors).toEqual([{ code: "arguments_too_large", message: expect.any(String), callIndex: 0, id: "c", name: "f" }]);
+    expect(over.steps[2].errors.map((e) => e.code)).toEqual(["arguments_too_large"]);
+    const whole = replay({ dialect: "gemini", limits: { maxArgumentBytes: 10 } }, { events: [{ candidates: [{ content: { parts: [{ functionCall: { name: "f", args: { q: "long enough" } } }] }, finishReason: "STOP" }] }] });
+    expect(codes(whole.result.errors)).toEqual(["arguments_too_large"]);
+  });
+
+  l3("an index of 10^9 is just another index; -1, 1.5 and \"0\" are bad_index and fail the open call", () => {
+    const big = replay(CHAT, { events: [...chatCall(1e9, "call_big", "f", ["{\"a\": 1}"]), chat.finish("tool_calls")] });
+    expect(big.result.calls.map((c) => [c.index, c.id])).toEqual([[0, "call_big"]]);
+    for (const index of [-1, 1.5, "0"]) {
+      const r = replay(CHAT, { events: [...chatCall(0, "call_1", "f", ["{\"a\": 1"]), { choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: "}" } }] } }] }, chat.finish("tool_calls")] });
+      expect(codes(r.result.errors), String(index)).toEqual(["bad_index", "lost_fragment"]);
+      expect(r.result.calls).toEqual([]);
+    }
+    const block = replay({ dialect: "anthropic" }, { events: [anthropic.start(), anthropic.toolBlock(1e9, "toolu_1", "f"), anthropic.json(1e9, "{}"), anthropic.stop(1e9), anthropic.end()] });
+    expect(block.result.calls.map((c) => c.name)).toEqual(["f"]);
+  });
+
+  l3("events that are not objects, and call fields of the wrong type, are bad_event and fail the open call", () => {
+    for (const bad of [42, null, [chat.text("x")], "data", { choices: "none" }, chat.calls({ index: 0, arguments: 7 as unknown as string }),
+      { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: "f" }] } }] }]) {
+      const r = replay(CHAT, { events: [...chatCall(0, "call_1", "f", ["{\"a\":"]), bad, chat.calls({ index: 0, arguments: " 1}" }), chat.finish("tool_calls")] });
+      expect(codes(r.result.errors), JSON.stringify(bad)).toEqual(["bad_event", "lost_fragment"]);
+      expect(r.result.calls).toEqual([]);
+    }
+    const text = replay(CHAT, { events: [chat.delta({ content: 5 }), chat.text("ok"), chat.finish("stop")] });
+    expect(text.result).toMatchObject({ text: "ok", errors: [] });
+  });
+
+  l3("a stream of hostile events never throws, and a bad fragment never leaves a wrong call behind", () => {
+    const hostile: unknown[] = [undefined, true, "", {}, { choices: [null] }, { choices: [{ delta: "x" }] }, { choices: [{ delta: { tool_calls: {} } }] },
+      { choices: [{ delta: { tool_calls: [null, 1, { index: { a: 1 } }] } }] }, { usage: 3, choices: [] }, { error: null, choices: [] }];
+    const r = replay(CHAT, { events: [...chatCall(0, "call_1", "pay", ["{\"amount\": 10"]), ...hostile, chat.calls({ index: 0, arguments: "0}" }), chat.finish("tool_calls")] });
+    expect(r.result.calls).toEqual([]);
+    expect(r.result.errors.filter((e) => e.callIndex === 0).map((e) => e.code)).toEqual(["lost_fragment"]);
+    expect(r.result.status).toBe("complete");
+    for (const dialect of ["responses", "anthropic", "gemini", "ollama"] as const) {
+      expect(() => replay({ dialect }, { events: hostile })).not.toThrow();
+    }
+  });
+
+  l2("a wrong use of the API throws StreamUsageError, and nothing else does", () => {
+    expect(() => createAssembler({ dialect: "openai" as never })).toThrow(StreamUsageError);
+    expect(() => createAssembler(null as never)).toThrow(StreamUsageError);
+    expect(() => createAssembler({ ...CHAT, toolCallTags: "yes" as never })).toThrow(StreamUsageError);
+    for (const limits of [{ maxCalls: 0 }, { maxArgumentBytes: 1.5 }, { maxCalls: -1 }]) expect(() => createAssembler({ ...CHAT, limits })).toThrow(StreamUsageError);
+    const a = createAssembler(CHAT);
+    a.push(chat.text("x"));
+    expect(() => a.pushText("data: x\n\n")).toThrow(StreamUsageError);
+    a.end();
+    expect(() => a.push(chat.text("y"))).toThrow(StreamUsageError);
+    expect(() => a.end()).toThrow(StreamUsageError);
+    expect(a.result().text).toBe("x");
+    const b = createAssembler(CHAT);
+    expect(() => b.pushText(7 as never)).toThrow(StreamUsageError);
+    expect(() => createAssembler(CHAT).pushBytes("data" as never)).toThrow(StreamUsageError);
+    expect(() => replay(CHAT, { events: [], text: [] } as never)).toThrow(StreamUsageError);
+    expect(() => replay(CHAT, {} as never)).toThrow(StreamUsageError);
+    try {
+      createAssembler({ dialect: "x" as never });
+    } catch (error) {
+      expect((error as Error).name).toBe("StreamUsageError");
+    }
+  });
+
+  /** A chat stream of one call whose arguments hold `size` bytes, in fragments of 100 characters. */
+  function bigCall(size: number): unknown[] {
+    const text = JSON.stringify({ text: "x".repeat(size - 11) });
+    const out: unknown[] = [chat.calls({ index: 0, id: "call_big", type: "function", name: "write", arguments: "" })];
+    for (let i = 0; i < text.length; i += 100) out.push({ choices: [{ index: 0, delta: { tool_calls: [fragment({ index: 0, arguments: text.slice(i, i + 100) })] } }] });
+    out.push(chat.finish("tool_calls"));
+    return out;
+  }
+  const BIG: AssemblerOptions = { ...CHAT, limits: { maxArgumentBytes: 4 << 20 } };
+
+  l3("1 MiB of arguments in 10,000 fragments: ready once, read once, in linear time", () => {
+    const events = bigCall(1 << 20);
+    expect(events.length).toBeGreaterThan(10_000);
+    const r = replay(BIG, { events });
+    expect(r.result.calls.map((c) => c.rawArguments.length)).toEqual([1 << 20]);
+    expect(readyLog(r).map(({ at }) => at)).toEqual([events.length - 1]);
+    expectLinear("events", (size) => replay(BIG, { events: bigCall(size) }));
+  });
+
+  l3("the same as server-sent events in 100-character chunks, and a 1 MiB text line in 10,000 chunks, in linear time", () => {
+    const text = sse(bigCall(1 << 20));
+    const r = replay(BIG, { text: everyN(text, 100) });
+    expect(r.result.calls.map((c) => c.rawArguments.length)).toEqual([1 << 20]);
+    expectLinear("server-sent events", (size) => replay(BIG, { text: everyN(sse(bigCall(size)), 100) }));
+    const line = (size: number) => everyN(`data: ${JSON.stringify(chat.text("y".repeat(size)))}\n\n`, Math.ceil(size / 10_000));
+    expect(releasedText(replay(CHAT, { text: line(1 << 20) }))).toHaveLength(1 << 20);
+    expectLinear("one long line", (size) => replay(CHAT, { text: line(size) }));
+  });
+});
