@@ -4,7 +4,7 @@
 // `replay` (one call into the kata), whatever the number of events.
 import fc from "fast-check";
 import { describe, expect } from "vitest";
-import { createAssembler, replay, type StreamError } from "@impl/04-stream-assembly";
+import { replay, type StreamError } from "@impl/04-stream-assembly";
 import { l2, l3 } from "../support/graded.ts";
 import {
   anthropicStreamOf, anyStream, brokenArgPlan, chatStreamOf, cutChoices, choose, ERROR_CODES, geminiStreamOf, hostileEvent,
@@ -206,12 +206,10 @@ describe("7. Limits and hostile streams: properties", () => {
     const dialects = ["chat-completions", "responses", "anthropic", "gemini", "ollama"] as const;
     const garbage = fc.array(fc.oneof(fc.uint8Array({ maxLength: 40 }), fc.constantFrom("data: ", "\n\n", "\r", "event: error\n", ": c\n", "data: {\"choices\":[", "[DONE]", "<tool_call>", "\uFEFF").map(utf8)), { maxLength: 10 });
     fc.assert(fc.property(fc.constantFrom(...dialects), fc.boolean(), garbage, (dialect, tags, chunks) => {
-      const assembler = createAssembler({ dialect, toolCallTags: tags });
-      const errors: StreamError[] = [];
-      for (const chunk of chunks) errors.push(...assembler.pushBytes(chunk).errors);
-      errors.push(...assembler.end().errors);
-      expectSane(assembler.result(), errors);
-      expect(errors).toEqual(assembler.result().errors);
+      const r = replay({ dialect, toolCallTags: tags }, { bytes: chunks });
+      expectSane(r.result, releasedErrors(r));
+      expect(releasedErrors(r)).toEqual(r.result.errors);
+      expect(r.result.status).not.toBe("open");
     }));
   });
 });
