@@ -1,6 +1,8 @@
-// `tsc` fails here when the stub's public API and the reference's drift apart.
-import type { Assert, Equal } from "../support/api-parity.ts";
+// Fails the typecheck when the stub's public API, the reference's and the graded run's bridge drift apart.
+import type { Assert, Equal, Exports } from "../support/api-parity.ts";
 import type * as Stub from "../../katas/03-agent-loop/index.ts";
 import type * as Ref from "../../solutions/03-agent-loop/index.ts";
+import type * as Bridge from "./bridge.ts";
 
 export type _ = Assert<Equal<typeof Stub, typeof Ref>>;
+export type _bridge = Assert<Equal<Exports<typeof Stub>, Exports<typeof Bridge>>>;

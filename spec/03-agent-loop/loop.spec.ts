@@ -1,6 +1,7 @@
 // Tasks 1-4: the loop itself, the shape of the history, concurrency, and every way a run stops.
 import { describe, expect } from "vitest";
 import { l1, l2, l3 } from "../support/graded.ts";
+import { idle } from "../support/realm.ts";
 import { FakeClock, reply, scriptedModel, spyTool, tools } from "../support/agent-harness/index.ts";
 import { USER, assistantMessages, envelope, errorCode, freshUser, run, toolMessages } from "./helpers.ts";
 
@@ -333,7 +334,7 @@ describe("4. Stops: every way a run ends is a status", () => {
     const controller = new AbortController();
     const model = scriptedModel([() => new Promise(() => {})]);
     const p = run({ model, signal: controller.signal });
-    await new Promise((r) => setImmediate(r));
+    await idle(); // the run has asked the model, and waits for it
     controller.abort();
     const r = await p;
     expect(r.status, "an abort while the model answers: status aborted").toBe("aborted");

@@ -1,0 +1,116 @@
+// Turns a kata folder into the one JavaScript file its sandbox loads, in the grader's own process:
+// no loader and no transformer ever runs beside graded code. On the way, the kata rule "a kata
+// imports only its own files" is checked on the imports the code writes as text (a package, a
+// `node:` module, a path outside the kata folder: the kata scores 0, and the reason is given).
+// Type-only imports vanish with the types and are free. What the rule does not look at, code
+// cannot use to get out: the sandbox reads nothing but its own folder (confinement.ts).
+//
+// Only the kata's source files are bundled: a tsconfig.json, package.json, vite or vitest config,
+// .env or test file of the candidate's is neither read nor an error.
+import { build, type Plugin } from "esbuild";
+import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { PROJECT_ROOT } from "../impl-root.ts";
+
+export interface Refusal {
+  /** The file that wrote it, as "NN-name/file.ts". */
+  file: string;
+  /** What it named ("vitest", "node:fs", "../../solutions/x.ts"). */
+  what: string;
+}
+
+export const KATA_RULE = "a kata may import only its own files";
+
+export const refusalLine = (r: Refusal): string => `${r.file} imports '${r.what}': ${KATA_RULE}`;
+
+export interface KataBundle {
+  /** The bundled kata, when it built. */
+  file?: string;
+  refused: Refusal[];
+  /** Why it did not build (a syntax error, with file, line and column). */
+  error?: string;
+  /** What the copy left out, and why (symbolic links, nested node_modules). */
+  skipped: string[];
+}
+
+const SOURCE = /\.(?:[cm]?[jt]s|json)$/;
+const NOT_SOURCE = /^(?:package(?:-lock)?\.json|tsconfig(?:\.[\w-]+)?\.json|jsconfig\.json|(?:vite|vitest)(?:\.[\w-]+)?\.config\.[cm]?[jt]s)$|\.(?:spec|test)\.[cm]?[jt]s$/;
+
+/** The kata's own source files, copied: regular files only, so a link cannot point elsewhere. */
+function copySources(from: string, to: string, skipped: string[], base = from): void {
+  mkdirSync(to, { recursive: true });
+  for (const name of readdirSync(from)) {
+    const path = join(from, name);
+    const rel = relative(base, path).split(sep).join("/");
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink()) skipped.push(`${rel}: a symbolic link (not copied: a kata's files are its own)`);
+    else if (stat.isDirectory()) {
+      if (name === "node_modules") skipped.push(`${rel}: a node_modules folder (not copied: a kata has no dependencies)`);
+      else if (!name.startsWith(".")) copySources(path, join(to, name), skipped, base);
+    } else if (stat.isFile() && SOURCE.test(name) && !NOT_SOURCE.test(name)) copyFileSync(path, join(to, name));
+  }
+}
+
+function kataRule(kataId: string, root: string, refused: Refusal[]): Plugin {
+  return {
+    name: "kata-rule",
+    setup(bundle) {
+      bundle.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind === "entry-point") return undefined;
+        const target = args.path.startsWith("./") || args.path.startsWith("../") ? resolve(args.resolveDir, args.path.split("?")[0]) : undefined;
+        if (target !== undefined && target.startsWith(root + sep)) return undefined;
+        const file = `${kataId}/${relative(root, args.importer).split(sep).join("/")}`;
+        if (!refused.some((r) => r.file === file && r.what === args.path)) refused.push({ file, what: args.path });
+        return { path: args.path, external: true };
+      });
+    },
+  };
+}
+
+/** Bundles `kataFolder` (its index.ts and what that imports) into `outFile`. */
+export async function bundleKata(kataId: string, kataFolder: string, outFile: string): Promise<KataBundle> {
+  const skipped: string[] = [];
+  const refused: Refusal[] = [];
+  const scratch = mkdtempSync(join(tmpdir(), "tuk-kata-"));
+  const root = join(scratch, kataId);
+  try {
+    copySources(kataFolder, root, skipped);
+    mkdirSync(dirname(outFile), { recursive: true });
+    try {
+      await build({
+        entryPoints: [join(root, "index.ts")],
+        outfile: outFile,
+        bundle: true,
+        format: "esm",
+        platform: "node",
+        target: "node20",
+        logLevel: "silent",
+        // The repository's own TypeScript settings, whatever the candidate's folder holds.
+        tsconfigRaw: { compilerOptions: { useDefineForClassFields: true } },
+        plugins: [kataRule(kataId, root, refused)],
+      });
+    } catch (error) {
+      const errors = (error as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors ?? [];
+      const where = (e: (typeof errors)[number]) => (e.location ? `${kataId}/${relative(root, resolve(e.location.file)).split(sep).join("/")}:${e.location.line}:${e.location.column + 1}: ` : "");
+      const text = errors.length > 0 ? errors.slice(0, 3).map((e) => `${where(e)}${e.text}`).join("; ") : (error as Error).message;
+      return { refused, skipped, error: text };
+    }
+    return { file: outFile, refused, skipped };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The sandbox's own program, bundled once per grade. */
+export async function bundleRuntime(outFile: string): Promise<void> {
+  await build({
+    entryPoints: [join(PROJECT_ROOT, "spec", "support", "sandbox", "runtime.ts")],
+    outfile: outFile,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    logLevel: "silent",
+  });
+}

@@ -1,0 +1,427 @@
+// The specs' side of a graded run: each kata's code runs in a sandbox process of its own, and
+// `@impl/NN-name` is the kata's bridge (spec/NN-name/bridge.ts), which gets the kata's exports from
+// here. One sandbox per kata per test process, started on first use and kept across spec files;
+// each spec file loads the kata afresh in it (a new generation), as vitest's resetModules gives
+// each file the code afresh in one process. A sandbox that dies (its supervisor stops it when one
+// call runs too long, or it runs out of memory, or it ends itself) costs the call that was waiting
+// on it; the next call starts a new one, at most MAX_STARTS times per spec file.
+//
+// Started only in a graded run: the grader sets GRADE_SANDBOX_ROOT (the folder holding each kata's
+// bundle and the sandbox's program), GRADE_SANDBOX_CONFINEMENT and GRADE_SANDBOX_REPORT.
+import { execFileSync } from "node:child_process";
+import { appendFileSync, closeSync, constants, mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { useRealm } from "../realm.ts";
+import { confinementFromEnv, sandboxLaunch, type Confinement } from "./confinement.ts";
+import { Peer, PeerGone, type Generation } from "./peer.ts";
+import type { Json } from "./wire.ts";
+
+/** One call may keep the specs waiting this much of the sandbox's CPU time, or wall time, then it is stopped. */
+export const CALL_CPU_LIMIT_MS = 5_000;
+export const CALL_WALL_LIMIT_MS = 30_000;
+/** Loading the kata (its top-level code) may take this long. */
+export const LOAD_LIMIT_MS = 10_000;
+/** Sandboxes started for one spec file, at most: a kata that keeps dying is not started forever. */
+const MAX_STARTS = 4;
+
+export const SANDBOX_ROOT_ENV = "GRADE_SANDBOX_ROOT";
+export const SANDBOX_REPORT_ENV = "GRADE_SANDBOX_REPORT";
+
+export interface KataSpec {
+  /** The full name of the test running now, for the report of a sandbox that died under it. */
+  currentTest?: () => string | undefined;
+  /** The kata's error classes, as the specs know them (the bridge's own): rebuilt as these. */
+  classes: Record<string, Function>;
+  /** The methods of the kata's API (a registry's `lookup`, a clock's `now`): the only functions
+   * of the graded code, besides its exports, that the specs may call. */
+  methods: string[];
+}
+
+interface Exit {
+  code: number | null;
+  signal: string | null;
+  outputBytes: number;
+  tail: string;
+  killedFor?: string;
+}
+
+interface SupervisorMessage {
+  type: "spawned" | "exit" | "cpu";
+  token: number;
+  pid?: number;
+  ms?: number;
+  code?: number | null;
+  signal?: string | null;
+  outputBytes?: number;
+  tail?: string;
+  killedFor?: string;
+}
+
+/** What every sandbox of this test process shares: the supervisor thread. */
+class Host {
+  readonly worker: Worker;
+  readonly port: MessagePort;
+  /** [0] the token of the sandbox this thread waits on, [1] since when: read by the supervisor. */
+  readonly state = new Float64Array(new SharedArrayBuffer(2 * 8));
+  /** Bumped by the supervisor when it has news (a spawn, an exit). */
+  readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  private nextToken = 1;
+  private readonly news = new Map<number, SupervisorMessage[]>();
+  readonly sandboxes = new Map<string, Sandbox>();
+
+  constructor() {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    this.worker = new Worker(new URL("./supervisor.mjs", import.meta.url), {
+      workerData: { state: this.state.buffer, signal: this.signal.buffer, cpuLimitMs: CALL_CPU_LIMIT_MS, wallLimitMs: CALL_WALL_LIMIT_MS, port: port2 },
+      transferList: [port2],
+    });
+    this.worker.unref();
+    port1.on("message", (message: SupervisorMessage) => this.take(message));
+    port1.unref();
+    // Node opens its inspector on SIGUSR1, for anyone who may signal this process. A sandbox
+    // confined to its own PID namespace cannot name this process; where there is no such
+    // namespace, this listener keeps the signal from doing anything.
+    process.on("SIGUSR1", () => {});
+    pinToCurrentCpu();
+  }
+
+  token(): number {
+    return this.nextToken++;
+  }
+
+  private take(message: SupervisorMessage): void {
+    const list = this.news.get(message.token) ?? [];
+    list.push(message);
+    this.news.set(message.token, list);
+    if (message.type === "exit") this.sandboxFor(message.token)?.exited(message as unknown as Exit);
+  }
+
+  private sandboxFor(token: number): Sandbox | undefined {
+    for (const sandbox of this.sandboxes.values()) if (sandbox.token === token) return sandbox;
+    return undefined;
+  }
+
+  /** Waits (blocking this thread) for the supervisor's next message of this kind about `token`. */
+  waitFor(token: number, type: SupervisorMessage["type"], timeoutMs: number): SupervisorMessage | undefined {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (let m = receiveMessageOnPort(this.port); m; m = receiveMessageOnPort(this.port)) this.take(m.message as SupervisorMessage);
+      const list = this.news.get(token) ?? [];
+      const index = list.findIndex((m) => m.type === type);
+      if (index >= 0) return list.splice(index, 1)[0];
+      const left = deadline - Date.now();
+      if (left <= 0) return undefined;
+      Atomics.wait(this.signal, 0, Atomics.load(this.signal, 0), Math.min(left, 50));
+    }
+  }
+
+  post(message: object): void {
+    this.worker.postMessage(message);
+  }
+}
+
+/**
+ * The specs' process and its sandbox take turns (a call, its answer): on one core, each turn is a
+ * switch between two processes; across two idle cores, it is a wake-up of a sleeping core, five
+ * to ten times slower here. The test process is pinned to the core it runs on now, and the
+ * sandboxes it starts inherit that core.
+ */
+function pinToCurrentCpu(): void {
+  if (process.platform !== "linux" || process.env.GRADE_SANDBOX_PIN === "0") return;
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const cpu = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[36];
+    execFileSync("taskset", ["-a", "-p", "-c", cpu, String(process.pid)], { stdio: "ignore" });
+  } catch {
+    // no taskset: unpinned, only slower
+  }
+}
+
+const HOST_KEY = Symbol.for("tool-use-katas.sandbox-host");
+function host(): Host {
+  const slot = globalThis as unknown as { [HOST_KEY]?: Host };
+  return (slot[HOST_KEY] ??= new Host());
+}
+
+const report = (record: object) => {
+  const dir = process.env[SANDBOX_REPORT_ENV];
+  if (!dir) return;
+  try {
+    appendFileSync(join(dir, `${process.pid}.jsonl`), JSON.stringify(record) + "\n");
+  } catch {
+    // the report is advisory: a grade goes on without it
+  }
+};
+
+/** Set by the bridge: the test running now, as the report names it. */
+let currentTest = (): string | undefined => undefined;
+
+/** CPU time of a process and its threads, in ms, from the kernel's account (Linux); undefined elsewhere. */
+function kernelCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    return ns / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
+class Sandbox {
+  readonly token: number;
+  readonly peer: Peer;
+  private dead: string | undefined;
+  private exit: Exit | undefined;
+  private launcherPid: number | undefined;
+  private kataPid: number | undefined;
+  /** The pieces of the kata's last load: the exports, as this side calls them. */
+  exports: Record<string, unknown> = {};
+  realm: { activeTimers?: () => unknown; cpuMicros?: () => unknown } = {};
+  generation: Generation | undefined;
+
+  constructor(readonly kataId: string, readonly dir: string, confinement: Confinement) {
+    const h = host();
+    this.token = h.token();
+    const fifoDir = mkdtempSync(join(tmpdir(), "tuk-sandbox-"));
+    const toKata = join(fifoDir, "to-kata");
+    const toSpecs = join(fifoDir, "to-specs");
+    let fds: { kataAsync: number; kataSync: number; kataWrite: number; mineWrite: number; mineAsync: number; mineSync: number };
+    try {
+      execFileSync("mkfifo", ["-m", "600", toKata, toSpecs]);
+      // The order matters: a FIFO opened for writing needs a reader, one opened blocking for
+      // reading needs a writer (then neither open waits).
+      const kataAsync = openSync(toKata, constants.O_RDONLY | constants.O_NONBLOCK);
+      const mineWrite = openSync(toKata, constants.O_WRONLY | constants.O_NONBLOCK);
+      const kataSync = openSync(toKata, constants.O_RDONLY);
+      const mineAsync = openSync(toSpecs, constants.O_RDONLY | constants.O_NONBLOCK);
+      const kataWrite = openSync(toSpecs, constants.O_WRONLY | constants.O_NONBLOCK);
+      const mineSync = openSync(toSpecs, constants.O_RDONLY);
+      fds = { kataAsync, kataSync, kataWrite, mineWrite, mineAsync, mineSync };
+    } finally {
+      // The descriptors stay; the names go (nothing else may open them).
+      rmSync(fifoDir, { recursive: true, force: true });
+    }
+    h.post({ type: "spawn", token: this.token, kataId, launch: sandboxLaunch(confinement, dir, join(dir, "runtime.mjs")), fds: [fds.kataAsync, fds.kataSync, fds.kataWrite] });
+    const spawned = h.waitFor(this.token, "spawned", 10_000) ?? h.waitFor(this.token, "exit", 0);
+    for (const fd of [fds.kataAsync, fds.kataSync, fds.kataWrite]) closeSync(fd);
+    if (spawned?.type === "spawned") this.launcherPid = spawned.pid;
+    this.kataPid = confinement.level === "namespaces" ? undefined : this.launcherPid;
+    this.peer = new Peer({
+      fds: { asyncRead: fds.mineAsync, syncRead: fds.mineSync, write: fds.mineWrite },
+      callable: () => true,
+      keepAlive: false,
+      answersKeepIdentity: true,
+      onClose: (why) => this.closed(why),
+      onBlock: (blocked) => {
+        h.state[0] = blocked ? this.token : 0;
+        h.state[1] = blocked ? Date.now() : 0;
+      },
+    });
+    if (spawned?.type !== "spawned") this.peer.channel.close(`the sandbox could not start: ${spawned?.killedFor ?? "no answer from its supervisor"}`);
+  }
+
+  get alive(): boolean {
+    return this.dead === undefined;
+  }
+
+  /** The pid of the sandbox's node process, as this process sees it (the child of unshare). */
+  private pid(): number | undefined {
+    if (this.kataPid !== undefined || this.launcherPid === undefined) return this.kataPid;
+    try {
+      const children = readFileSync(`/proc/${this.launcherPid}/task/${this.launcherPid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+      if (children.length > 0) this.kataPid = Number(children[0]);
+    } catch {
+      // no /proc
+    }
+    return this.kataPid;
+  }
+
+  cpuMs(): number | undefined {
+    const kernel = kernelCpuMs(this.pid());
+    if (kernel !== undefined) return kernel;
+    // No /proc: the sandbox's own account, which the graded code could falsify (for its own complexity checks only).
+    const micros = this.alive ? this.realm.cpuMicros?.() : undefined;
+    return typeof micros === "number" ? micros / 1000 : undefined;
+  }
+
+  exited(exit: Exit): void {
+    if (this.exit) return;
+    this.exit = exit;
+    report({ kata: this.kataId, event: "exit", outputBytes: exit.outputBytes, why: describeExit(exit), test: currentTest() });
+    this.peer.channel.close(describeExit(exit));
+  }
+
+  private closed(why: string): void {
+    if (this.dead !== undefined) return;
+    this.dead = why;
+  }
+
+  kill(why: string): void {
+    host().post({ type: "kill", token: this.token, why });
+  }
+
+  /** Why it died, in words for the test that was waiting on it. */
+  cause(): string {
+    if (!this.exit) {
+      // The channel closed first: the supervisor's word on the exit follows.
+      const exit = host().waitFor(this.token, "exit", 2000) as unknown as Exit | undefined;
+      if (exit) this.exited(exit);
+    }
+    return this.exit ? describeExit(this.exit) : (this.dead ?? "it ended");
+  }
+}
+
+function describeExit(exit: Exit): string {
+  if (exit.killedFor) return exit.killedFor;
+  if (/heap out of memory|Allocation failed/i.test(exit.tail)) return "it ran out of memory (the sandbox's heap is capped)";
+  if (exit.signal) return `it was ended by ${exit.signal}`;
+  return `it exited with code ${exit.code}${exit.tail.trim() ? `: ${exit.tail.trim().split("\n").slice(-3).join(" / ").slice(0, 300)}` : ""}`;
+}
+
+/** The kata as the bridge sees it: its exports (functions that call into the sandbox). */
+export interface KataLink {
+  /** An export of the kata: a function calls the kata in its sandbox; anything else is its value when the file loaded. */
+  export<T>(name: string): T;
+}
+
+let generations = 0;
+
+class Link implements KataLink {
+  private sandbox: Sandbox;
+  private starts = 1;
+
+  constructor(private readonly kataId: string, private readonly spec: KataSpec, sandbox: Sandbox) {
+    this.sandbox = sandbox;
+  }
+
+  export<T>(name: string): T {
+    const value = this.sandbox.exports[name];
+    if (typeof value !== "function") return value as T;
+    const link = this;
+    const trampoline = function (this: unknown, ...args: unknown[]): unknown {
+      return link.call(name, this, args);
+    };
+    Object.defineProperty(trampoline, "name", { value: (value as Function).name });
+    Object.defineProperty(trampoline, "length", { value: (value as Function).length });
+    return trampoline as T;
+  }
+
+  private call(name: string, self: unknown, args: unknown[]): unknown {
+    if (!this.sandbox.alive) this.restart();
+    const fn = this.sandbox.exports[name];
+    if (typeof fn !== "function") throw new TypeError(`${name} is not a function`);
+    try {
+      return Reflect.apply(fn, self, args);
+    } catch (error) {
+      if (error instanceof PeerGone && !this.sandbox.alive) throw new Error(`the graded code's process ended while ${name}() ran: ${this.sandbox.cause()}`);
+      throw error;
+    }
+  }
+
+  private restart(): void {
+    if (this.starts >= MAX_STARTS) throw new Error(`the graded code's process ended ${this.starts} times in this spec file, and is not started again: ${this.sandbox.cause()}`);
+    this.starts++;
+    this.sandbox = startSandbox(this.kataId);
+    loadSync(this.sandbox, this.spec);
+  }
+}
+
+function sandboxDir(kataId: string): string {
+  const root = process.env[SANDBOX_ROOT_ENV];
+  if (!root) throw new Error(`${SANDBOX_ROOT_ENV} is not set: the sandbox's bridge is for graded runs only`);
+  return join(root, kataId);
+}
+
+function startSandbox(kataId: string): Sandbox {
+  const h = host();
+  const sandbox = new Sandbox(kataId, sandboxDir(kataId), confinementFromEnv());
+  h.sandboxes.set(kataId, sandbox);
+  return sandbox;
+}
+
+function loadMessage(sandbox: Sandbox, spec: KataSpec): { [key: string]: Json } {
+  const g = ++generations;
+  sandbox.generation = sandbox.peer.newGeneration(g, spec.classes);
+  return { t: "load", g, url: pathToFileURL(join(sandbox.dir, "kata.mjs")).href, classes: Object.keys(spec.classes), methods: spec.methods };
+}
+
+function takeLoad(sandbox: Sandbox, answer: { [key: string]: Json }): void {
+  const gen = sandbox.generation!;
+  if (answer.t === "err") {
+    // What the kata threw at import, as the specs would have seen it.
+    sandbox.peer.answer(gen, answer);
+  }
+  const decoder = gen.codec.decoder(answer.o);
+  const decodeTable = (table: Json | undefined) => {
+    const out: Record<string, unknown> = {};
+    if (table !== null && typeof table === "object" && !Array.isArray(table)) for (const name of Object.keys(table)) out[name] = decoder.slot(table[name]);
+    return out;
+  };
+  sandbox.exports = decodeTable(answer.exports);
+  sandbox.realm = decodeTable(answer.realm) as Sandbox["realm"];
+  useRealm({
+    afterIdle: (callback) => afterBothIdle(sandbox, callback),
+    cpuTimeMs(run) {
+      const before = sandbox.cpuMs();
+      run();
+      const after = sandbox.cpuMs();
+      return before === undefined || after === undefined ? 0 : after - before;
+    },
+    activeTimers: () => Number(sandbox.realm.activeTimers?.()),
+    helperCpuMs: () => sandbox.cpuMs() ?? 0,
+  });
+}
+
+/**
+ * Both processes idle: this one's microtasks done (setImmediate), the sandbox's too (it answers
+ * "quiet" after its own setImmediate), and no message crossed meanwhile in either direction.
+ */
+function afterBothIdle(sandbox: Sandbox, callback: () => void): void {
+  const attempt = () => {
+    setImmediate(() => {
+      if (!sandbox.alive) return callback();
+      const before = sandbox.peer.activity;
+      sandbox.peer.askQuiet().then(() => {
+        if (sandbox.peer.activity !== before) return attempt();
+        setImmediate(() => (sandbox.peer.activity === before ? callback() : attempt()));
+      });
+    });
+  };
+  attempt();
+}
+
+function loadFailure(sandbox: Sandbox, error: unknown): unknown {
+  if (error instanceof PeerGone || !sandbox.alive) return new Error(`the kata did not load: its process ended: ${sandbox.cause()}`);
+  return error;
+}
+
+function loadSync(sandbox: Sandbox, spec: KataSpec): void {
+  try {
+    takeLoad(sandbox, sandbox.peer.request(loadMessage(sandbox, spec)));
+  } catch (error) {
+    throw loadFailure(sandbox, error);
+  }
+}
+
+/** Loads the kata for this spec file (starting its sandbox if need be) and returns its exports. */
+export async function connect(kataId: string, spec: KataSpec): Promise<KataLink> {
+  if (spec.currentTest) currentTest = spec.currentTest;
+  const h = host();
+  let sandbox = h.sandboxes.get(kataId);
+  if (!sandbox || !sandbox.alive) sandbox = startSandbox(kataId);
+  const request = sandbox.peer.requestAsync(loadMessage(sandbox, spec));
+  const limit = setTimeout(() => sandbox!.kill(`the kata did not finish loading within ${LOAD_LIMIT_MS / 1000} s (an endless loop, or a promise that never settles, at import?), so its process was stopped`), LOAD_LIMIT_MS);
+  try {
+    takeLoad(sandbox, await request);
+  } catch (error) {
+    throw loadFailure(sandbox, error);
+  } finally {
+    clearTimeout(limit);
+  }
+  return new Link(kataId, spec, sandbox);
+}
