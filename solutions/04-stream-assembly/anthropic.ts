@@ -46,7 +46,8 @@ export function anthropicReader(turn: Turn): EventReader {
       const call = turn.startCall();
       turn.setId(call, id);
       turn.setName(call, name);
-      call.input = content.input;
+      // null when absent: a block that stops with no text at all then has the arguments {}.
+      call.input = content.input ?? null;
       blocks.set(event.index, { call, text: false, stopped: false });
     } else {
       // Text is the answer; thinking, server tools and their results are not.

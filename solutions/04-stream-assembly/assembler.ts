@@ -26,7 +26,8 @@ const READERS: Record<Dialect, (turn: Turn) => EventReader> = {
 };
 
 function limitsOf(options: AssemblerOptions): Limits {
-  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const given = typeof options.limits === "object" && options.limits !== null ? options.limits : {};
+  const limits = { maxCalls: given.maxCalls ?? DEFAULT_LIMITS.maxCalls, maxArgumentBytes: given.maxArgumentBytes ?? DEFAULT_LIMITS.maxArgumentBytes };
   for (const key of ["maxCalls", "maxArgumentBytes"] as const) {
     const value = limits[key];
     if (!Number.isInteger(value) || value < 1) throw new StreamUsageError(`limits.${key} must be a whole number of 1 or more`);

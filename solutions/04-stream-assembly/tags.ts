@@ -48,9 +48,13 @@ export class TagScanner {
     }
   }
 
-  /** The stream ended: held prose is prose after all; an open tag keeps what it holds. */
+  /**
+   * The stream ended: held prose is prose after all. An open tag keeps what it held in its text,
+   * for the error to show; it does not count towards the size limit, as it was never read.
+   */
   end(): void {
-    this.out(this.held);
+    if (this.inside === null) this.sink.emitText(this.held);
+    else if (this.inside.state === "open" && this.held !== "") this.inside.pieces.push(this.held);
     this.held = "";
   }
 

@@ -22,7 +22,7 @@ export interface Call {
   readonly pieces: string[];
   bytes: number;
   state: "open" | "ready" | "failed";
-  /** Anthropic: the `input` of content_block_start, its arguments when no text arrives. */
+  /** Anthropic: the `input` of content_block_start (null when absent), its arguments when no text arrives. */
   input?: unknown;
   /** Responses: the whole text the call's end event carried, which the fragments must match. */
   expected?: string;

