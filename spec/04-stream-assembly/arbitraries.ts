@@ -9,7 +9,7 @@ import fc from "fast-check";
 import type { ErrorCode } from "@impl/04-stream-assembly";
 import {
   anthropic, chat, gemini, ollama, readOracle, responses, type Fragment, type Outcome, type Reading, type Stream,
-} from "./helpers.ts";
+} from "./streams.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Calls
