@@ -12,8 +12,8 @@ import {
   writeNdjson, writeSse,
 } from "./arbitraries.ts";
 import {
-  chat, chatCall, cutAt, cutBytes, expectStream, readOracle, readTag, readyLog, releasedBy, releasedErrors, releasedText,
-  scanTags, utf8, type Stream,
+  byteOffsets, chat, chatCall, cutAt, cutBytes, expectStream, readOracle, readTag, readyLog, releasedBy, releasedErrors,
+  releasedText, scanTags, utf8, type Stream,
 } from "./helpers.ts";
 
 const run = (s: Stream) => replay({ dialect: s.dialect }, { events: s.events });
@@ -118,7 +118,8 @@ describe("5. Raw streams: properties", () => {
       const bytes = utf8(raw.text);
       const cuts = choose(raw.text, choices, utf8HardCuts(bytes)).map((c) => Math.min(c, bytes.length)).filter((c) => c > 0 && c < bytes.length);
       const r = replay({ dialect: s.dialect }, { bytes: cutBytes(bytes, cuts) });
-      const byteOffset = (at: number) => (at === Number.POSITIVE_INFINITY ? at : utf8(raw.text.slice(0, at)).length);
+      const offsets = byteOffsets(raw.text);
+      const byteOffset = (at: number) => (at === Number.POSITIVE_INFINITY ? at : offsets[at]);
       expectStream(r, s, (k) => stepOfOffset(cuts, byteOffset(raw.dispatch[k])));
     }));
   });

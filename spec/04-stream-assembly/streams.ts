@@ -202,6 +202,19 @@ export function everyN(text: string, size: number): string[] {
 
 export const utf8 = (text: string) => new TextEncoder().encode(text);
 
+/** For each offset of `text` (0 to its length), the UTF-8 byte offset it starts at. */
+export function byteOffsets(text: string): number[] {
+  const offsets = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const pair = c >= 0xd800 && c < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    const size = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
+    offsets.push(offsets[i] + size);
+    if (pair) offsets.push(offsets[i] + size), i++;
+  }
+  return offsets;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The README's tag rule (task 6), as an oracle
 

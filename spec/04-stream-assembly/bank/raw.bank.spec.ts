@@ -6,8 +6,8 @@ import { replay, type AssemblerOptions } from "@impl/04-stream-assembly";
 import { l3 } from "../../support/graded.ts";
 import { anthropicStreamOf, choose, cutChoices, rawHardCuts, responsesStreamOf, tagHardCuts, taggedText, utf8HardCuts, writeSse } from "../arbitraries.ts";
 import {
-  anthropic, brief, chat, chatCall, codes, cutAt, cutBytes, everyN, expectLinear, expectStream, gemini, ndjson, ollama,
-  releasedBy, responses, sse, utf8,
+  anthropic, brief, byteOffsets, chat, chatCall, codes, cutAt, cutBytes, everyN, expectLinear, expectStream, gemini, ndjson,
+  ollama, releasedBy, responses, sse, utf8,
 } from "../helpers.ts";
 
 const CHAT: AssemblerOptions = { dialect: "chat-completions" };
@@ -56,10 +56,11 @@ describe("5. Raw streams: pushText and pushBytes", () => {
     fc.assert(fc.property(stream, cutChoices, fc.boolean(), (s, choices, crlf) => {
       const raw = writeSse(s.events, { lineEnd: crlf ? "\r\n" : "\n", space: true, comments: true, names: true, multiline: false, otherFields: false, ending: "blank" });
       const bytes = utf8(raw.text);
-      const hard = [...utf8HardCuts(bytes), ...rawHardCuts(raw.text).map((c) => utf8(raw.text.slice(0, c)).length)];
+      const offsets = byteOffsets(raw.text);
+      const hard = [...utf8HardCuts(bytes), ...rawHardCuts(raw.text).map((c) => offsets[c])];
       const cuts = choose(raw.text, choices, hard).map((c) => Math.min(c, bytes.length - 1)).filter((c) => c > 0);
-      const byteOffset = (at: number) => utf8(raw.text.slice(0, at)).length;
-      const stepOf = (k: number) => [...new Set(cuts)].filter((c) => c <= byteOffset(raw.dispatch[k])).length;
+      const unique = [...new Set(cuts)];
+      const stepOf = (k: number) => unique.filter((c) => c <= offsets[raw.dispatch[k]]).length;
       expectStream(replay({ dialect: s.dialect }, { bytes: cutBytes(bytes, cuts) }), s, stepOf);
     }));
   });
