@@ -59,6 +59,18 @@ describe("1. Chat-completions: text and calls", () => {
     expect(readyLog(run).map(({ at }) => at)).toEqual([2, 3]);
   });
 
+  l2("after calls without an index, a fragment with one starts a new call; a fragment with an ended call's id is out_of_order", () => {
+    const run = chatRun([
+      chat.calls({ id: "a", name: "f", arguments: "{\"n\": 1}" }),
+      chat.calls({ index: 0, id: "b", name: "g", arguments: "{\"n\": 2}" }),
+      chat.calls({ id: "a", arguments: " " }),
+      chat.finish("tool_calls"),
+    ]);
+    expect(run.result.calls.map((c) => [c.index, c.id, c.name])).toEqual([[0, "a", "f"], [1, "b", "g"]]);
+    expect(codes(run.result.errors)).toEqual(["out_of_order"]);
+    expect(run.steps[2].errors.map((e) => e.code)).toEqual(["out_of_order"]);
+  });
+
   l2("a call that gets its id only in its second fragment keeps it", () => {
     const run = chatRun([chat.calls({ index: 0, name: "f", arguments: "{" }), chat.calls({ index: 0, id: "late_id", arguments: "}" }), chat.finish("tool_calls")]);
     expect(run.result.calls.map((c) => c.id)).toEqual(["late_id"]);
@@ -216,12 +228,38 @@ describe("4. The other dialects", () => {
     expect(r.result.status).toBe("complete");
   });
 
-  l2("Anthropic: refusal ends incomplete; an unreadable index fails the open block with lost_fragment", () => {
+  l2("Anthropic: refusal and a full context window end incomplete; an unreadable index fails the open block with lost_fragment", () => {
     const refusal = replay({ dialect: "anthropic" }, { events: [anthropic.start(), anthropic.textBlock(0), anthropic.text(0, "I can't"), anthropic.stop(0), anthropic.messageDelta("refusal"), anthropic.end()] });
     expect(refusal.result).toMatchObject({ status: "incomplete", finishReason: "refusal", text: "I can't" });
+    const full = replay({ dialect: "anthropic" }, { events: [anthropic.start(), anthropic.messageDelta("model_context_window_exceeded"), anthropic.end()] });
+    expect(full.result.status).toBe("incomplete");
     const lost = replay({ dialect: "anthropic" }, { events: [anthropic.start(), anthropic.toolBlock(0, "t0", "pay"), anthropic.json(0, "{\"amount\": 10"), anthropic.json(-1, "0"), anthropic.json(0, "}"), anthropic.stop(0), anthropic.end()] });
     expect(codes(lost.result.errors)).toEqual(["bad_index", "lost_fragment"]);
     expect(lost.result.calls).toEqual([]);
+  });
+
+  l2("Anthropic: a block started twice is out_of_order and the first one stands; Responses: an item added twice too", () => {
+    const a = replay({ dialect: "anthropic" }, { events: [anthropic.start(), anthropic.toolBlock(0, "t0", "a"), anthropic.toolBlock(0, "t9", "z"), anthropic.json(0, "{}"), anthropic.stop(0), anthropic.end()] });
+    expect(a.result.calls.map((c) => [c.id, c.name])).toEqual([["t0", "a"]]);
+    expect(codes(a.result.errors)).toEqual(["out_of_order"]);
+    const r = replay({ dialect: "responses" }, { events: [responses.callAdded("fc", "c1", "a"), responses.callAdded("fc", "c2", "b"), responses.argsDone("fc", "{}"), responses.incomplete(null as never)] });
+    expect(r.result.calls.map((c) => [c.id, c.name])).toEqual([["c1", "a"]]);
+    expect(codes(r.result.errors)).toEqual(["out_of_order"]);
+  });
+
+  l2("Responses: response.incomplete without a reason has the finish reason \"incomplete\"", () => {
+    const r = replay({ dialect: "responses" }, { events: [responses.text("Hi"), { type: "response.incomplete", response: { status: "incomplete" } }] });
+    expect(r.result).toMatchObject({ status: "incomplete", finishReason: "incomplete", text: "Hi" });
+  });
+
+  l2("Gemini: only candidate 0 is read; a whole call is checked for size, then name, then arguments", () => {
+    const r = replay({ dialect: "gemini", limits: { maxArgumentBytes: 8 } }, { events: [
+      { candidates: [{ index: 1, content: { parts: [{ text: "other" }, gemini.call("x", {})] }, finishReason: "MAX_TOKENS" }, { index: 0, content: { parts: [{ text: "mine" }] } }] },
+      gemini.chunk([gemini.call("", [1]), gemini.call("", { long: "enough" }), gemini.call("ok", "no")], "STOP"),
+    ] });
+    expect(r.result.text).toBe("mine");
+    expect(r.result.errors.map((e) => [e.code, e.callIndex])).toEqual([["missing_name", 0], ["arguments_too_large", 1], ["not_an_object", 2]]);
+    expect(r.result).toMatchObject({ status: "complete", finishReason: "STOP" });
   });
 
   l2("Gemini: a call's own id, null args as {}, and SAFETY as incomplete", () => {

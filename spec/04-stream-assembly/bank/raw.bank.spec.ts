@@ -43,6 +43,12 @@ describe("5. Raw streams: pushText and pushBytes", () => {
     expect(g.result.text).toBe("It is");
   });
 
+  l3("a field with no colon is a field with an empty value: a bare data line joins an event's lines with an empty one", () => {
+    const text = "data: {\"choices\": [{\"delta\":\ndata\ndata: {\"content\": \"ok\"}}]}\n\nretry\n\ndata: [DONE]\n\n";
+    const r = replay(CHAT, { text: everyN(text, 2) });
+    expect(r.result).toMatchObject({ text: "ok", errors: [], status: "complete" });
+  });
+
   l3("Anthropic's error event (event: error, overloaded) fails the stream and truncates the open block", () => {
     const text = sse([anthropic.start(), anthropic.toolBlock(0, "t0", "f"), anthropic.json(0, "{")], { names: true })
       + "event: error\ndata: {\"type\": \"error\", \"error\": {\"type\": \"overloaded_error\", \"message\": \"Overloaded\"}}\n\n";
