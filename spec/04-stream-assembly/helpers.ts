@@ -75,14 +75,17 @@ export function expectStream(run: Replay, s: Stream, stepOf: (event: number) => 
  * large linear part at small sizes (it grew 9x and 11x per 4x step, measured): at 8x it is far
  * out of reach of a linear one at the first step, so it fails within a second instead of reaching
  * the mebibyte. Time is CPU time (spec/support/time-limits.ts); a step that fails is measured
- * again, up to 3 times. `run` takes the size and does one whole operation (one `replay`), so the
- * cost of a call into the kata is paid once per size, not per fragment.
+ * again, up to 3 times. `make` builds the input of a size (not timed); `run` does one whole
+ * operation on it (one `replay`), so the cost of a call into the kata is paid once per size.
  */
-export function expectLinear(label: string, run: (size: number) => unknown): void {
+export function expectLinear<T>(label: string, make: (size: number) => T, run: (input: T) => unknown): void {
   const RATIO = 24;
   // The time of a tiny run is mostly noise: anything faster counts as this.
   const FLOOR_MS = 4;
-  const time = (size: number) => Math.max(cpuTimeMs(() => run(size)), FLOOR_MS);
+  const time = (size: number) => {
+    const input = make(size);
+    return Math.max(cpuTimeMs(() => run(input)), FLOOR_MS);
+  };
   const timed = new Map<number, number>();
   const timeOf = (size: number, fresh: boolean) => {
     if (fresh || !timed.has(size)) timed.set(size, time(size));

@@ -295,7 +295,7 @@ describe("7. Limits and hostile streams", () => {
   const BIG: AssemblerOptions = { ...CHAT, limits: { maxArgumentBytes: 4 << 20 } };
 
   l3("1 MiB of arguments in 10,000 fragments: ready once, read once, in linear time", () => {
-    expectLinear("events", (size) => replay(BIG, { events: bigCall(size) }));
+    expectLinear("events", bigCall, (events) => replay(BIG, { events }));
     const events = bigCall(1 << 20);
     expect(events.length).toBeGreaterThan(10_000);
     const r = replay(BIG, { events });
@@ -307,11 +307,11 @@ describe("7. Limits and hostile streams", () => {
     // Each event's line comes in about a hundred chunks here: building it by splitting the whole
     // buffer again per chunk is what this times (the events test above times the assembly).
     const events = (size: number) => everyN(sse(bigCall(size, Math.ceil(size / 100))), 100);
-    expectLinear("server-sent events", (size) => replay(BIG, { text: events(size) }));
+    expectLinear("server-sent events", events, (text) => replay(BIG, { text }));
     const r = replay(BIG, { text: events(1 << 20) });
     expect(r.result.calls.map((c) => c.rawArguments.length)).toEqual([1 << 20]);
     const line = (size: number) => everyN(`data: ${JSON.stringify(chat.text("y".repeat(size)))}\n\n`, 100);
-    expectLinear("one long line", (size) => replay(CHAT, { text: line(size) }));
+    expectLinear("one long line", line, (text) => replay(CHAT, { text }));
     expect(releasedText(replay(CHAT, { text: line(1 << 20) }))).toHaveLength(1 << 20);
   });
 });

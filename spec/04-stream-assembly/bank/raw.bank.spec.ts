@@ -144,9 +144,9 @@ describe("7. Limits and hostile streams", () => {
   l3("many '<' in 1 MiB of prose, and 1 MiB of tag content, in 100-character chunks: linear time", () => {
     const TAGS: AssemblerOptions = { ...CHAT, toolCallTags: true, limits: { maxArgumentBytes: 4 << 20 } };
     const prose = (size: number) => everyN("<tool_ca x ".repeat(Math.ceil(size / 11)).slice(0, size), 100).map((p) => chat.text(p));
-    expectLinear("prose", (size) => replay(TAGS, { events: prose(size) }));
+    expectLinear("prose", prose, (events) => replay(TAGS, { events }));
     const tag = (size: number) => everyN(`<tool_call>{"name": "w", "arguments": {"t": "${"y".repeat(size)}"}}</tool_call>`, 100).map((p) => chat.text(p));
-    expectLinear("tag", (size) => replay(TAGS, { events: [...tag(size), chat.finish("stop")] }));
+    expectLinear("tag", (size) => [...tag(size), chat.finish("stop")], (events) => replay(TAGS, { events }));
     const r = replay(TAGS, { events: [...tag(1 << 20), chat.finish("stop")] });
     expect(r.result.calls.map((c) => (c.arguments.t as string).length)).toEqual([1 << 20]);
   });
