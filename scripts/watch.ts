@@ -18,8 +18,9 @@ import { LEVEL_FLAG, levelsFlag, levelsNote, nextStage, parseLevels } from "./li
 import { nextTest } from "./lib/grader/next-test.ts";
 import { chooseTests } from "./lib/grader/only.ts";
 import { styleFor } from "./lib/grader/report-terminal.ts";
-import { expectedTest, gradeKata, STALL_MS } from "./lib/grader/run-kata.ts";
+import { expectedTest, gradeKata } from "./lib/grader/run-kata.ts";
 import type { Level } from "../spec/support/test-tag.ts";
+import { TEST_TIMEOUT_MS } from "../spec/support/time-limits.ts";
 import { parsePropertyFailure, splitTag, summaryLine, withoutStack, type TestResult } from "./lib/grader/test-result.ts";
 import { answerEvent, formatEvent } from "./lib/watch/answer-event.ts";
 import { narrowingEnv } from "./lib/watch/narrowing.ts";
@@ -36,10 +37,10 @@ const FLAGS: Record<string, FlagSpec> = {
 const SETTLE_MS = 120;
 /**
  * No sign of life from the warm runner (a spec file loaded, a test started or ended) for this long
- * is taken for an endless loop: the grader's own stall limit, above vitest's test timeout
- * (spec/support/time-limits.ts), so that a slow test on a busy machine is not called a hang.
+ * is taken for an endless loop: above vitest's test timeout (spec/support/time-limits.ts), so that
+ * a slow test on a busy machine is not called a hang.
  */
-const WARM_STALL_MS = STALL_MS;
+const WARM_STALL_MS = TEST_TIMEOUT_MS + 2_000;
 
 const style = styleFor(process.stdout);
 

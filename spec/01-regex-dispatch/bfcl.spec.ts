@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect } from "vitest";
 import { createRegistry, dispatch, parseToolCalls, type ToolDefinition, type Value } from "@impl/01-regex-dispatch";
 import { l1, l2 } from "../support/graded.ts";
+import { callEach } from "../support/realm.ts";
 import { asciiStyle, objectOf, renderCall, renderList, renderMarker, type CallSpec } from "./arbitraries.ts";
 import { brief } from "./helpers.ts";
 
@@ -48,10 +49,12 @@ describe("1. Finding calls: real BFCL ground truth", () => {
     expect(parseToolCalls(renderCall(allCalls[0], python)).calls.map(brief)).toEqual([allCalls[0]]);
   });
 
+  // Each of these reads every entry: one parse per entry, all of them in one callEach (realm.ts).
   l1("every ground truth written as name(k=v, ...) in prose parses back exactly", () => {
-    for (const entry of entries) {
-      const text = `Sure, let me help (one moment).\n${entry.calls.map((c) => renderCall(c, python)).join("\nthen ")}\nDone!`;
-      const result = parseToolCalls(text);
+    const texts = entries.map((entry) => `Sure, let me help (one moment).\n${entry.calls.map((c) => renderCall(c, python)).join("\nthen ")}\nDone!`);
+    const results = callEach(parseToolCalls, texts.map((text) => [text] as const));
+    for (const [i, entry] of entries.entries()) {
+      const result = results[i];
       expect(result.errors, entry.id).toEqual([]);
       expect(result.calls.map(brief), entry.id).toEqual(entry.calls);
       expect(result.prose, entry.id).toBe(`Sure, let me help (one moment).\n${entry.calls.map(() => "").join("\nthen ")}\nDone!`);
@@ -59,8 +62,9 @@ describe("1. Finding calls: real BFCL ground truth", () => {
   });
 
   l2("every ground truth written as a pythonic list parses back exactly", () => {
-    for (const entry of entries) {
-      const result = parseToolCalls(`${renderList(entry.calls, python)}`);
+    const results = callEach(parseToolCalls, entries.map((entry) => [`${renderList(entry.calls, python)}`] as const));
+    for (const [i, entry] of entries.entries()) {
+      const result = results[i];
       expect(result.calls.map(brief), entry.id).toEqual(entry.calls);
       expect(result.calls.every((c) => c.syntax === "list"), entry.id).toBe(true);
       expect(result.prose, entry.id).toBe("");
@@ -68,9 +72,9 @@ describe("1. Finding calls: real BFCL ground truth", () => {
   });
 
   l2("every ground truth written as TOOL_CALL lines inside prose parses back exactly", () => {
-    for (const entry of entries) {
-      const text = `I'll call the tools now:\n${entry.calls.map((c) => renderMarker(c)).join("\n")}\n(results follow)`;
-      const result = parseToolCalls(text);
+    const results = callEach(parseToolCalls, entries.map((entry) => [`I'll call the tools now:\n${entry.calls.map((c) => renderMarker(c)).join("\n")}\n(results follow)`] as const));
+    for (const [i, entry] of entries.entries()) {
+      const result = results[i];
       expect(result.calls.map(brief), entry.id).toEqual(entry.calls);
       expect(result.calls.every((c) => c.syntax === "marker"), entry.id).toBe(true);
     }
@@ -90,22 +94,22 @@ describe("4. Dispatch: real BFCL tools", () => {
 
   l2("every ground truth dispatches through a registry of that question's BFCL functions", () => {
     expect(consistent.length).toBeGreaterThan(entries.length * 0.9);
-    for (const entry of consistent) {
-      const received: { name: string; args: Record<string, Value> }[] = [];
-      const tools = entry.functions.map((f): ToolDefinition => {
-        const required = new Set(f.parameters.required ?? []);
-        return {
-          name: f.name,
-          params: Object.keys(f.parameters.properties ?? {}).map((name) => ({ name, optional: !required.has(name) })),
-          run: (args) => received.push({ name: f.name, args }),
-        };
-      });
-      const text = entry.calls.map((c) => renderCall(c, python)).join(" ");
-      const result = dispatch(text, createRegistry(tools));
+    const received = consistent.map(() => [] as { name: string; args: Record<string, Value> }[]);
+    const registries = callEach(createRegistry, consistent.map((entry, i) => [entry.functions.map((f): ToolDefinition => {
+      const required = new Set(f.parameters.required ?? []);
+      return {
+        name: f.name,
+        params: Object.keys(f.parameters.properties ?? {}).map((name) => ({ name, optional: !required.has(name) })),
+        run: (args) => received[i].push({ name: f.name, args }),
+      };
+    })] as const));
+    const results = callEach(dispatch, consistent.map((entry, i) => [entry.calls.map((c) => renderCall(c, python)).join(" "), registries[i]] as const));
+    for (const [i, entry] of consistent.entries()) {
+      const result = results[i];
       // BFCL names keep their capitals ("EuclideanDistance.calculate"): a call written exactly as
       // the tool is named must be found, so a registry that folds case on one side only fails here.
       expect(result.results.map((r) => r.error ?? "ok"), `${entry.id}: a call to a registered tool, written with the tool's own name (capitals included), runs`).toEqual(entry.calls.map(() => "ok"));
-      expect(received, `${entry.id}: the tool gets the call's arguments`).toEqual(entry.calls.map((c) => ({ name: c.name, args: c.kwargs })));
+      expect(received[i], `${entry.id}: the tool gets the call's arguments`).toEqual(entry.calls.map((c) => ({ name: c.name, args: c.kwargs })));
     }
   });
 });

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect } from "vitest";
 import { createRegistry, dispatch, parseToolCalls, type ToolDefinition, type Value } from "@impl/01-regex-dispatch";
 import { l2, l3 } from "../support/graded.ts";
+import { callEach } from "../support/realm.ts";
 import {
   callFreeProse, callSpec, fullWidthMix, fullWidthOf, keywordCallSpec, nastyPiece, nastyString,
   prototypeName, recase, renderCall, renderList, renderMarker, style, toolName, type CallSpec,
@@ -158,13 +159,14 @@ describe("3. Calls that cannot be read: properties", () => {
         // are gathered and asserted once (a call is cut in hundreds of places per run).
         const openAt = spec.name.length + 1;
         const wrong: Array<{ text: string; codes: Array<string | undefined>; spanEnd?: number }> = [];
-        for (let cut = openAt; cut < written.length; cut++) {
-          const text = `${before} ${written.slice(0, cut)}`;
-          const result = dispatch(text, registry);
+        const texts: string[] = [];
+        for (let cut = openAt; cut < written.length; cut++) texts.push(`${before} ${written.slice(0, cut)}`);
+        callEach(dispatch, texts.map((text) => [text, registry] as const)).forEach((result, i) => {
+          const text = texts[i];
           const codes = result.results.map((r) => r.error?.code);
           const spanEnd = result.results[0]?.span.end;
           if (codes.length !== 1 || codes[0] !== "parse_error" || spanEnd !== text.length) wrong.push({ text, codes, spanEnd });
-        }
+        });
         expect(wrong.slice(0, 3), "cuts that are not one parse_error ending at the text's end").toEqual([]);
         expect(runs).toHaveLength(1);
       }),

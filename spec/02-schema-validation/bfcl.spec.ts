@@ -1,8 +1,9 @@
 // Real tool schemas (BFCL v4), converted to JSON Schema: the ground truths validate, and each
 // single mutation is reported at the mutated path with the right keyword.
 import { describe, expect } from "vitest";
-import { validate, type Schema, type ValidationError } from "@impl/02-schema-validation";
+import { validate, type Schema, type ValidationError, type ValidationResult } from "@impl/02-schema-validation";
 import { l2 } from "../support/graded.ts";
+import { callEachSettled } from "../support/realm.ts";
 import { KNOWN_BFCL_DEFECTS, loadBfclCalls, toJsonSchema, type BfclCall } from "./bfcl.ts";
 
 type Obj = Record<string, unknown>;
@@ -10,16 +11,29 @@ type Obj = Record<string, unknown>;
 const calls = loadBfclCalls();
 const sound = calls.filter((c) => !Object.hasOwn(KNOWN_BFCL_DEFECTS, c.id));
 
-/** Runs `check` on every call; collects the ids (and why) of those it rejects. */
-function failuresOf(list: BfclCall[], check: (c: BfclCall) => string | undefined): string[] {
+/** What a check of one call validates, and how it reads the results (in the order of `inputs`). */
+interface Check {
+  inputs: Array<[Schema, unknown]>;
+  judge(results: ValidationResult[]): string | undefined;
+}
+
+/**
+ * Checks every call: each check's validations are made, in order, in one callEach (realm.ts) for
+ * the whole list; collects the ids (and why) of the calls a check rejects, or whose validation threw.
+ */
+function failuresOf(list: BfclCall[], plan: (c: BfclCall) => Check | undefined): string[] {
+  const planned = list.flatMap((c) => {
+    const check = plan(c);
+    return check ? [{ c, check }] : [];
+  });
+  const settled = callEachSettled(validate, planned.flatMap(({ check }) => check.inputs));
   const failures: string[] = [];
-  for (const c of list) {
-    let problem: string | undefined;
-    try {
-      problem = check(c);
-    } catch (e) {
-      problem = `threw ${(e as Error).message}`;
-    }
+  let next = 0;
+  for (const { c, check } of planned) {
+    const mine = settled.slice(next, next + check.inputs.length);
+    next += check.inputs.length;
+    const thrown = mine.find((r) => !r.ok);
+    const problem = thrown && !thrown.ok ? `threw ${(thrown.error as Error).message}` : check.judge(mine.map((r) => (r as { value: ValidationResult }).value));
     if (problem) failures.push(`${c.id} (${c.tool}): ${problem}`);
   }
   return failures;
@@ -42,21 +56,23 @@ describe("4. Report every error, with its path", () => {
   describe("real tool schemas from BFCL", () => {
     l2(`ground-truth arguments of ${sound.length} real calls validate against their converted schemas`, () => {
       expect(sound.length).toBeGreaterThan(1500);
-      const failures = failuresOf(sound, (c) => {
-        const r = validate(toJsonSchema(c.parameters) as Schema, c.arguments);
-        return r.valid && r.errors.length === 0 ? undefined : `errors ${show(r.errors)}`;
-      });
+      const failures = failuresOf(sound, (c) => ({
+        inputs: [[toJsonSchema(c.parameters) as Schema, c.arguments]],
+        judge: ([r]) => (r.valid && r.errors.length === 0 ? undefined : `errors ${show(r.errors)}`),
+      }));
       expect(failures, failures[0]).toEqual([]);
     });
 
     l2("the ground truths that contradict BFCL's own schema are rejected at the right path", () => {
       const defects = calls.filter((c) => Object.hasOwn(KNOWN_BFCL_DEFECTS, c.id));
       expect(defects.length).toBe(Object.keys(KNOWN_BFCL_DEFECTS).length);
-      const failures = failuresOf(defects, (c) => {
-        const r = validate(toJsonSchema(c.parameters) as Schema, c.arguments);
-        const ok = !r.valid && r.errors.some((e) => e.path === KNOWN_BFCL_DEFECTS[c.id].path && e.keyword === "type");
-        return ok ? undefined : `expected a type error at ${KNOWN_BFCL_DEFECTS[c.id].path}, got ${show(r.errors)}`;
-      });
+      const failures = failuresOf(defects, (c) => ({
+        inputs: [[toJsonSchema(c.parameters) as Schema, c.arguments]],
+        judge: ([r]) => {
+          const ok = !r.valid && r.errors.some((e) => e.path === KNOWN_BFCL_DEFECTS[c.id].path && e.keyword === "type");
+          return ok ? undefined : `expected a type error at ${KNOWN_BFCL_DEFECTS[c.id].path}, got ${show(r.errors)}`;
+        },
+      }));
       expect(failures, failures[0]).toEqual([]);
     });
 
@@ -69,9 +85,13 @@ describe("4. Report every error, with its path", () => {
         mutated++;
         const args = { ...c.arguments };
         delete args[name];
-        const r = validate(schema as Schema, args);
-        const ok = !r.valid && r.errors.length === 1 && r.errors[0].keyword === "required" && r.errors[0].path === `/${name}`;
-        return ok ? undefined : `dropped ${name}, got ${show(r.errors)}`;
+        return {
+          inputs: [[schema as Schema, args]],
+          judge: ([r]) => {
+            const ok = !r.valid && r.errors.length === 1 && r.errors[0].keyword === "required" && r.errors[0].path === `/${name}`;
+            return ok ? undefined : `dropped ${name}, got ${show(r.errors)}`;
+          },
+        };
       });
       expect(mutated).toBeGreaterThan(1000);
       expect(failures, failures[0]).toEqual([]);
@@ -85,9 +105,13 @@ describe("4. Report every error, with its path", () => {
         if (!target) return undefined;
         mutated++;
         const [name, sub] = target;
-        const r = validate(schema as Schema, { ...c.arguments, [name]: wrongTypeValue(sub.type as string) });
-        const ok = !r.valid && r.errors.some((e) => e.keyword === "type" && e.path === `/${name}`) && r.errors.every((e) => e.path === `/${name}`);
-        return ok ? undefined : `${name} made a non-${sub.type}, got ${show(r.errors)}`;
+        return {
+          inputs: [[schema as Schema, { ...c.arguments, [name]: wrongTypeValue(sub.type as string) }]],
+          judge: ([r]) => {
+            const ok = !r.valid && r.errors.some((e) => e.keyword === "type" && e.path === `/${name}`) && r.errors.every((e) => e.path === `/${name}`);
+            return ok ? undefined : `${name} made a non-${sub.type}, got ${show(r.errors)}`;
+          },
+        };
       });
       expect(mutated).toBeGreaterThan(1000);
       expect(failures, failures[0]).toEqual([]);
@@ -101,9 +125,13 @@ describe("4. Report every error, with its path", () => {
         if (!target) return undefined;
         mutated++;
         const [name] = target;
-        const r = validate(schema as Schema, { ...c.arguments, [name]: "__not_in_the_enum__" });
-        const ok = !r.valid && r.errors.length === 1 && r.errors[0].keyword === "enum" && r.errors[0].path === `/${name}`;
-        return ok ? undefined : `${name} set outside its enum, got ${show(r.errors)}`;
+        return {
+          inputs: [[schema as Schema, { ...c.arguments, [name]: "__not_in_the_enum__" }]],
+          judge: ([r]) => {
+            const ok = !r.valid && r.errors.length === 1 && r.errors[0].keyword === "enum" && r.errors[0].path === `/${name}`;
+            return ok ? undefined : `${name} set outside its enum, got ${show(r.errors)}`;
+          },
+        };
       });
       expect(mutated).toBeGreaterThan(50);
       expect(failures, failures[0]).toEqual([]);
@@ -115,12 +143,15 @@ describe("4. Report every error, with its path", () => {
       const listed = sound.filter((c) => Object.keys(c.arguments).every((k) => Object.hasOwn((c.parameters.properties ?? {}) as Obj, k)));
       expect(listed.length).toBeGreaterThan(1500);
       const failures = failuresOf(listed, (c) => {
-        const schema = toJsonSchema(c.parameters, { closed: true });
-        const r = validate(schema as Schema, { ...c.arguments, unexpected_extra: 1 });
-        const ok =
-          !r.valid && r.errors.length === 1 && r.errors[0].keyword === "additionalProperties" && r.errors[0].path === "/unexpected_extra";
-        const closedStillValid = validate(schema as Schema, c.arguments).valid;
-        return ok && closedStillValid ? undefined : `extra key: got ${show(r.errors)}; ground truth valid when closed: ${closedStillValid}`;
+        const schema = toJsonSchema(c.parameters, { closed: true }) as Schema;
+        return {
+          inputs: [[schema, { ...c.arguments, unexpected_extra: 1 }], [schema, c.arguments]],
+          judge: ([r, closed]) => {
+            const ok =
+              !r.valid && r.errors.length === 1 && r.errors[0].keyword === "additionalProperties" && r.errors[0].path === "/unexpected_extra";
+            return ok && closed.valid ? undefined : `extra key: got ${show(r.errors)}; ground truth valid when closed: ${closed.valid}`;
+          },
+        };
       });
       expect(failures, failures[0]).toEqual([]);
     });

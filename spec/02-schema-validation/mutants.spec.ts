@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { describe, expect } from "vitest";
 import { MAX_DEPTH, SchemaError, extractToolCalls, formatFeedback, validate, type Schema, type ValidationError } from "@impl/02-schema-validation";
 import { l1, l2, l3 } from "../support/graded.ts";
+import { callEach } from "../support/realm.ts";
 import { dataFor, mutate, mutation, supportedSchema } from "./arbitraries.ts";
 
 function schemaErrorCode(schema: unknown, data: unknown = {}): string {
@@ -345,11 +346,13 @@ describe("4. Report every error, with its path (order)", () => {
     fc.assert(
       fc.property(schemaAndInstances, ([schema, pairs]) => {
         const instances = pairs.map(([data, m]) => mutate(data, m));
-        const result = (instance: unknown) => JSON.stringify(validate(schema as Schema, instance));
-        const first = instances.map(result);
-        for (let i = instances.length - 1; i >= 0; i--) {
-          expect(result(instances[i]), "rule: the same schema and instance give the same errors").toBe(first[i]);
-          expect(result(instances[i]), "rule: the same schema and instance give the same errors").toBe(first[i]);
+        // Every validation in one callEach (realm.ts), in the order of a first pass, then the
+        // reverse order, each instance twice in a row.
+        const order = [...instances.keys(), ...[...instances.keys()].reverse().flatMap((i) => [i, i])];
+        const results = callEach(validate, order.map((i) => [schema as Schema, instances[i]] as const)).map((r) => JSON.stringify(r));
+        const first = results.slice(0, instances.length);
+        for (const [k, i] of order.entries()) {
+          if (k >= instances.length) expect(results[k], "rule: the same schema and instance give the same errors").toBe(first[i]);
         }
       }),
     );
@@ -539,8 +542,11 @@ describe("7. Safety limits", () => {
         [{ properties: { a: { $ref: "#" } } }, object],
         [{ required: ["b"] }, object],
       ];
-      for (const [schema, value] of cases) {
-        expect(verdict(schema, value), `rule: ${levels} levels under ${JSON.stringify(schema)} is one depth error`).toEqual([["", "depth", ""]]);
+      // One callEach (realm.ts): each deep value crosses to a graded run's sandbox once, not once a case.
+      const results = callEach(validate, cases);
+      for (const [i, [schema]] of cases.entries()) {
+        const found = results[i].errors.map((e) => [e.path, e.keyword, e.schemaPath]);
+        expect(found, `rule: ${levels} levels under ${JSON.stringify(schema)} is one depth error`).toEqual([["", "depth", ""]]);
       }
     }
     const instance = { n: "5", a: deepObject(MAX_DEPTH) };

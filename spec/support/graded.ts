@@ -1,7 +1,8 @@
 // The one way a spec declares what a test is worth: its level and its weight travel in the
 // test's name, as a trailing tag like "[L2 w3]", so that the grader can score any run from the
 // names alone, even a run that crashed before vitest could report anything else.
-import { declareGraded } from "./canary.ts";
+import { test } from "vitest";
+import { helperCpuMs } from "./realm.ts";
 import { EXAMPLE_WEIGHT, PROPERTY_WEIGHT, tagName, type Level } from "./test-tag.ts";
 import { IDLE_MS } from "./time-limits.ts";
 
@@ -22,8 +23,7 @@ export interface GradedTest {
 }
 
 function graded(level: Level): GradedTest {
-  const declare = (name: string, body: Body, timeout: number | undefined) =>
-    declareGraded(name, () => failWhenIdle(body()), timeout);
+  const declare = (name: string, body: Body, timeout: number | undefined) => test(name, () => failWhenIdle(body()), timeout);
   const example = (name: string, body: Body, options: GradedOptions = {}) =>
     declare(tagName(name, level, options.weight ?? EXAMPLE_WEIGHT), body, options.timeout);
   const property = (name: string, body: Body, options: GradedOptions = {}) =>
@@ -41,20 +41,25 @@ const now = performance.now.bind(performance);
 
 /**
  * A synchronous body's result as it is; an asynchronous one's promise, failed when the process
- * has used almost no CPU for IDLE_MS (see time-limits.ts): a promise that never settles is caught
- * in IDLE_MS whatever the load, while a test that works slowly on a busy machine keeps its time.
+ * (and, in a graded run, the kata's sandbox process: realm.ts) has used almost no CPU for IDLE_MS
+ * (see time-limits.ts): a promise that never settles is caught in IDLE_MS whatever the load, while
+ * a test that works slowly on a busy machine keeps its time.
  */
 function failWhenIdle(result: unknown): unknown {
   if (!(result instanceof Promise)) return result;
   return new Promise((resolve, reject) => {
-    let last = process.cpuUsage();
+    const cpuMs = () => {
+      const own = process.cpuUsage();
+      return (own.user + own.system) / 1000 + helperCpuMs();
+    };
+    let last = cpuMs();
     let lastAt = now();
     let busyAt = lastAt;
     const watch = setInterval(() => {
       const at = now();
-      const used = process.cpuUsage(last);
-      if ((used.user + used.system) / 1000 > IDLE_CPU_SHARE * (at - lastAt)) busyAt = at;
-      last = process.cpuUsage();
+      const used = cpuMs();
+      if (used - last > IDLE_CPU_SHARE * (at - lastAt)) busyAt = at;
+      last = used;
       lastAt = at;
       if (at - busyAt >= IDLE_MS) {
         clearInterval(watch);

@@ -9,12 +9,28 @@
 // - `activeTimers()`: how many timers are pending where the code runs.
 // - `helperCpuMs()`: CPU time spent so far by processes that work for this one (the sandbox):
 //   a test waiting on a busy sandbox is not idle.
+// - `callEach(fn, argsList)`: `argsList.map((args) => fn(...args))`, stopping at the first throw,
+//   as a loop would; in a graded run, the kata's function called for each in its sandbox, in one
+//   round trip rather than one per call. For the loops that call the kata hundreds of times.
+//   `callEachSettled` goes on after a throw, as a loop that catches each call's error would.
 
 export interface Realm {
   afterIdle(callback: () => void): void;
   cpuTimeMs(run: () => unknown): number;
   activeTimers(): number;
   helperCpuMs(): number;
+  callEach<A extends readonly unknown[], R>(fn: (...args: A) => R, argsList: readonly A[]): R[];
+  callEachSettled<A extends readonly unknown[], R>(fn: (...args: A) => R, argsList: readonly A[]): Settled<R>[];
+}
+
+export type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
+
+function settle<R>(run: () => R): Settled<R> {
+  try {
+    return { ok: true, value: run() };
+  } catch (error) {
+    return { ok: false, error };
+  }
 }
 
 const inProcess: Realm = {
@@ -29,6 +45,8 @@ const inProcess: Realm = {
   },
   activeTimers: () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length,
   helperCpuMs: () => 0,
+  callEach: (fn, argsList) => argsList.map((args) => fn(...args)),
+  callEachSettled: (fn, argsList) => argsList.map((args) => settle(() => fn(...args))),
 };
 
 let current: Realm = inProcess;
@@ -43,3 +61,5 @@ export const idle = (): Promise<void> => new Promise((resolve) => current.afterI
 export const cpuTimeMs = (run: () => unknown): number => current.cpuTimeMs(run);
 export const activeTimers = (): number => current.activeTimers();
 export const helperCpuMs = (): number => current.helperCpuMs();
+export const callEach = <A extends readonly unknown[], R>(fn: (...args: A) => R, argsList: readonly A[]): R[] => current.callEach(fn, argsList);
+export const callEachSettled = <A extends readonly unknown[], R>(fn: (...args: A) => R, argsList: readonly A[]): Settled<R>[] => current.callEachSettled(fn, argsList);

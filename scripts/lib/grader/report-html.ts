@@ -13,21 +13,20 @@ const BAR_WIDTH = 240;
 const STUB_MESSAGE = "not implemented";
 
 /** Only a status that zeroed the kata earns a badge; notes are listed, not flagged. */
-const badged = (status: IntegrityStatus) => status === "tampered" || status === "refused";
+const badged = (status: IntegrityStatus) => status === "refused";
 const badge = (status: IntegrityStatus) => (badged(status) ? ` <span class="badge" data-integrity="${status}">${status}</span>` : "");
 
-/** What the grader refused, saw of tampering, or points a reader at, one list item each. */
+/** What the grader refused, or points a reader at, one list item each. */
 function integritySection(run: KataRun): string {
   const status = integrityStatus(run.integrity);
   if (status === "ok") return "";
-  const { refused, tampered, notes } = run.integrity!;
+  const { refused, notes } = run.integrity!;
   const items = [
-    ...tampered.map((line) => `<li class="tampered"><b>tampered</b>: ${escapeXml(line)}</li>`),
     ...refused.map((line) => `<li class="refused"><b>refused</b>: ${escapeXml(line)}</li>`),
     ...notes.map((line) => `<li class="note">note: ${escapeXml(line)}</li>`),
   ].join("");
   const lead = badged(status)
-    ? `<p>Scored 0: the grader ${status === "tampered" ? "saw this kata's test run tampered with" : "refused an import (a kata may import only its own files)"}.</p>`
+    ? `<p>Scored 0: the grader refused an import (a kata may import only its own files).</p>`
     : `<p>Notes for a reader of the source; they change no score.</p>`;
   return `<div class="integrity" data-integrity="${status}"><h3>Integrity</h3>${lead}<ul>${items}</ul></div>`;
 }
@@ -120,7 +119,7 @@ pre{margin:0;white-space:pre-wrap;word-break:break-word}.problems{color:#c62828}
 .overview .badge-label{font-size:12px;font-weight:bold;fill:#c62828}
 .integrity{border-left:3px solid #c62828;padding-left:.8em}.integrity[data-integrity="notes"]{border-color:#bbb}
 .narrowed{color:#8a6d00;background:#fff8e1;padding:.3em .6em;border-radius:4px}
-.integrity ul{margin:.3em 0;padding-left:1.2em;word-break:break-word}.integrity .tampered,.integrity .refused{color:#c62828}.integrity .note{color:#666}
+.integrity ul{margin:.3em 0;padding-left:1.2em;word-break:break-word}.integrity .refused{color:#c62828}.integrity .note{color:#666}
 </style></head><body>
 <h1 data-overall="${scores.overall}">Overall ${scores.overall.toFixed(1)}${scores.bankOverall === undefined ? "" : ` <small>bank ${scores.bankOverall.toFixed(1)}</small>`} <small>impl ${escapeXml(info.impl)} · seed ${info.seed} · ${escapeXml(info.startedAt.toISOString())}</small></h1>
 ${narrowedNote(info)}

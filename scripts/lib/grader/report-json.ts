@@ -58,18 +58,18 @@ function levelFigures(levels: Scores["levels"]) {
 
 /** Always present, the same shape for a clean run, so that a reader of the file needs no special case. */
 function kataIntegrity(run: KataRun) {
-  const { refused = [], tampered = [], notes = [] } = run.integrity ?? {};
-  return { status: integrityStatus(run.integrity), refused, tampered, notes };
+  const { refused = [], notes = [] } = run.integrity ?? {};
+  return { status: integrityStatus(run.integrity), refused, notes };
 }
 
 export function jsonReport(runs: KataRun[], scores: Scores, info: RunInfo) {
   const tests = runs.flatMap((run) => run.tests);
   const problems = runs.flatMap((run) => run.problems.map((p) => `${run.kata.id}: ${p}`));
   const status = problems.length > 0 && tests.every((t) => t.status === "error") ? "error" : tests.every((t) => t.status === "pass") ? "pass" : "fail";
-  // One sentence per kata scored 0 for a forgery or a refused import. Exercism's v3 format allows the
-  // top-level `message` only with status "error" (null or absent otherwise), and a forged kata's
-  // tests are failures, not errors: so the sentence leads the message when there is one, and is
-  // always in `x_integrity_message` (each of the kata's tests also says "not counted: ...").
+  // One sentence per kata scored 0 for a refused import. Exercism's v3 format allows the top-level
+  // `message` only with status "error" (null or absent otherwise), and a refused kata's tests are
+  // failures, not errors: so the sentence leads the message when there is one, and is always in
+  // `x_integrity_message` (each of the kata's tests also says "not counted: ...").
   const distrust = untrustedRuns(runs).map(untrustedSentence).join("\n");
   return {
     version: 3,

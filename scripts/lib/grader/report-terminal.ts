@@ -41,10 +41,9 @@ function scoreColour(style: Style, value: number, text: string): string {
   return value >= 100 ? style.green(text) : value > 0 ? style.yellow(text) : style.red(text);
 }
 
-/** A kata scored 0 for a forgery or a refused import says so on its row, so the 0 is not read as "not done yet". */
+/** A kata scored 0 for a refused import says so on its row, so the 0 is not read as "not done yet". */
 function integrityMark(run: KataRun | undefined, style: Style): string {
-  const status = integrityStatus(run?.integrity);
-  return status === "tampered" || status === "refused" ? `  ${style.red(status.toUpperCase())}` : "";
+  return integrityStatus(run?.integrity) === "refused" ? `  ${style.red("REFUSED")}` : "";
 }
 
 export function table(scores: Scores, style: Style, runs: KataRun[]): string {
@@ -100,20 +99,19 @@ export function failures(runs: KataRun[], style: Style, listAll: boolean): strin
   return out.join("\n");
 }
 
-/** Per kata, what the grader refused, what it saw of tampering, and notes for a reader; "" when there is nothing. */
+/** Per kata, what the grader refused, and notes for a reader; "" when there is nothing. */
 export function integritySection(runs: KataRun[], style: Style): string {
   const out: string[] = [];
   for (const run of runs) {
     const status = integrityStatus(run.integrity);
     if (status === "ok") continue;
-    const { refused, tampered, notes } = run.integrity!;
+    const { refused, notes } = run.integrity!;
     const heading = status === "notes" ? run.kata.id : `${run.kata.id}: ${style.red(`${status.toUpperCase()}, scored 0`)}`;
     out.push(`  ${style.bold(heading)}`);
     const list = (lines: string[], label: string) => {
       for (const line of lines.slice(0, LISTED_INTEGRITY)) out.push(`    ${style.red("!")} ${label}: ${line}`);
       if (lines.length > LISTED_INTEGRITY) out.push(style.dim(`    ... and ${lines.length - LISTED_INTEGRITY} more (--json FILE keeps them)`));
     };
-    list(tampered, "tampered");
     list(refused, "refused");
     const { shown, more } = firstNotes(notes, LISTED_INTEGRITY);
     for (const note of shown) out.push(style.dim(`    · note: ${note}`));
@@ -121,7 +119,7 @@ export function integritySection(runs: KataRun[], style: Style): string {
   }
   if (out.length === 0) return "";
   // Notes change no score: say so, so that a reader does not take one for a verdict.
-  const legend = style.dim("  (refused or tampered: the kata scores 0; a note changes no score, it points a reader at the source)");
+  const legend = style.dim("  (refused: the kata scores 0; a note changes no score)");
   return ["", style.bold("Integrity"), legend, ...out].join("\n");
 }
 
@@ -130,15 +128,13 @@ export function integritySection(runs: KataRun[], style: Style): string {
  * first (next-test.ts: the README's order). `levels`: the run's --level, kept in the commands it suggests.
  */
 export function nextSteps(runs: KataRun[], scores: Scores, implLabel: string, levels?: readonly Level[]): string {
-  // A forged or refused run comes first: no other advice applies while its score cannot be trusted.
+  // A refused kata comes first: no other advice applies while the kata rule zeroes it.
   const untrusted = untrustedRuns(runs);
   const levelFlag = levels ? ` --level ${levelsFlag(levels)}` : "";
   if (untrusted.length > 0) {
     const run = untrusted[0];
     const lines = ["", "Next:", ...untrusted.map((r) => `  ! ${untrustedSentence(r)} (see Integrity above)`)];
-    lines.push(integrityStatus(run.integrity) === "tampered"
-      ? `  1. remove from ${run.kata.id}'s code whatever reaches the test runner, its results or the grader: a kata's code only does what its README says`
-      : `  1. make ${run.kata.id} import only its own files (no packages, no node: modules, nothing outside its folder)`);
+    lines.push(`  1. make ${run.kata.id} import only its own files (no packages, no node: modules, nothing outside its folder)`);
     lines.push(`  2. re-grade just this kata: npm run grade -- --kata ${run.kata.number}${levelFlag}`);
     return lines.join("\n");
   }

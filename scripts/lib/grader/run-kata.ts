@@ -1,17 +1,18 @@
-// Grades katas: runs their specs against an implementation in a child process under a
-// wall-clock watchdog, in a sealed workspace, then gives every test of the manifest a verdict,
-// whatever happened. Verdicts come only from vitest's main process, over a signed channel; what
-// the test workers write (their progress log) can name a test that hung, never one that passed.
-import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+// Grades katas. Each kata's code is bundled here (bundle.ts, which also applies the kata rule on
+// imports) and runs in sandbox processes of its own (spec/support/sandbox/), confined by the
+// operating system; the specs run in vitest's test processes, which the graded code cannot reach,
+// and get from the kata only data. Every test of the manifest gets a verdict, whatever happened:
+// a kata that does not build, does not load, hangs, crashes or exits costs its own tests alone.
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../impl-root.ts";
-import { canaryFindings, canaryNames, planCanaries, type ReportedTest } from "./canary-plan.ts";
-import { emptyIntegrity, sourceNotes, untrusted, type Integrity } from "./integrity.ts";
+import { detectConfinement, LEVEL_WORDS, CONFINEMENT_ENV, type Confinement, type ConfinementLevel } from "../../../spec/support/sandbox/confinement.ts";
+import { SANDBOX_REPORT_ENV, SANDBOX_ROOT_ENV } from "../../../spec/support/sandbox/client.ts";
+import { bundleKata, bundleRuntime, refusalLine } from "./bundle.ts";
+import { GRADE_ENV } from "./grade-env.ts";
+import { emptyIntegrity, type Integrity } from "./integrity.ts";
 import type { Kata } from "./katas.ts";
-import { CONTROL_ENV, type GradeControl } from "./grade-control.ts";
-import { sealWorkspace, type SealedWorkspace } from "./sealed-workspace.ts";
-import { newKey, readSigned } from "./signed-channel.ts";
 import { isBankFile, manifestLists, type KataManifest, type ManifestTest } from "./manifest.ts";
 import {
   loadErrorLine,
@@ -30,7 +31,7 @@ export interface GradeOptions {
   seed: number;
   /** Wall-clock limit for one run, per kata graded in it. */
   timeoutMs: number;
-  /** The grader's private scratch folder (verdicts, control files): never readable by the graded code. */
+  /** The grader's private scratch folder (bundles, verdicts, the sandboxes' reports). */
   workDir: string;
   includeBank: boolean;
   /**
@@ -49,7 +50,7 @@ export interface KataTarget {
   only?: ReadonlySet<string>;
 }
 
-/** What the first run collected, against the manifest: is the manifest the list of these specs? */
+/** What the run collected, against the manifest: is the manifest the list of these specs? */
 export interface CollectedTests {
   /** The run collected exactly the manifest's tests (bank included when it ran), in its order. */
   matches: boolean;
@@ -57,33 +58,30 @@ export interface CollectedTests {
   unlisted: ManifestTest[];
 }
 
+/** How the graded code was confined, as every report says it. */
+export interface SandboxInfo {
+  level: ConfinementLevel;
+  words: string;
+}
+
 export interface KataRun {
   kata: Kata;
   tests: TestResult[];
   /** What went wrong beyond single failing tests: a hang, a crash, a spec file that did not load. */
   problems: string[];
-  /** Tests that started and never ended before the watchdog fired. */
+  /** Tests during which the kata's process was stopped for running too long. */
   hungTests: string[];
   durationMs: number;
-  /** Absent when the run was narrowed (`only`) or the first run wrote no report. */
+  /** Absent when the run was narrowed (`only`) or wrote no report. */
   collected?: CollectedTests;
-  /** Refused imports, signs of tampering, notes for a reader: see integrity.ts. */
+  /** A refused import (the kata rule), notes for a reader: see integrity.ts. */
   integrity?: Integrity;
+  /** Absent when no code of the kata ran (it did not build, or was not there). */
+  sandbox?: SandboxInfo;
 }
 
-/**
- * A hang costs the test that hung, not the tests after it: the katas are re-run without the tests
- * that hung, as long as the time budget (twice the run's limit) lasts.
- */
-const MAX_RERUNS = 8;
-/**
- * A test with no progress for this long is killed as hung: the one limit that ends a synchronous
- * endless loop. Above vitest's test timeout (spec/support/time-limits.ts, 18 s), and 12x what the
- * slowest reference test needs on a busy machine (1.6 s at load 5), so load never costs a correct
- * implementation a test; not higher, since each hung test costs this long (three for the sabotage
- * fixture infinite-loop, whose grade must end within the self-test's 90 s).
- */
-export const STALL_MS = 20_000;
+/** Above this, a kata's console output is a problem worth naming (the supervisor keeps the last 64 KB). */
+const OUTPUT_PROBLEM_BYTES = 5 * 1024 * 1024;
 
 interface Verdict {
   status: TestStatus;
@@ -91,40 +89,13 @@ interface Verdict {
   durationMs?: number;
 }
 
-/** How one kata fares over the runs of a grade. */
-interface KataState extends KataTarget {
-  expected: ManifestTest[];
-  verdicts: Map<string, Verdict>;
-  hungTests: string[];
-  problems: string[];
-  integrity: Integrity;
-  collected?: CollectedTests;
-  fileErrors: Map<string, string>;
+interface SandboxEvent {
+  kata: string;
+  event: "exit";
+  why: string;
+  outputBytes: number;
+  test?: string;
 }
-
-interface AttemptResult {
-  /** Per kata: what this attempt saw of it. */
-  katas: Map<string, KataAttempt>;
-  /** Lines of the verdict channel that its key does not sign: no kata can be told apart. */
-  forged: number;
-  /** Refused loads no kata can be named for. */
-  refusedByNone: string[];
-  outcome: ChildOutcome;
-  reportWritten: boolean;
-}
-
-interface KataAttempt {
-  verdicts: Map<string, Verdict>;
-  /** What this attempt saw of a forgery or a refused import. */
-  integrity: Integrity;
-  /** Every test the run's report names, run or skipped, in the report's order. */
-  listed: ManifestTest[];
-  /** Tests that started and, by the progress log, never ended: the ones a synchronous hang is in. */
-  open: Set<string>;
-  fileErrors: Map<string, string>;
-}
-
-const emptyAttempt = (): KataAttempt => ({ verdicts: new Map(), integrity: emptyIntegrity(), listed: [], open: new Set(), fileErrors: new Map() });
 
 /** Grades one kata: see gradeKatas. */
 export async function gradeKata(kata: Kata, manifest: KataManifest, options: GradeOptions): Promise<KataRun> {
@@ -139,132 +110,164 @@ export async function gradeKata(kata: Kata, manifest: KataManifest, options: Gra
  */
 export async function gradeKatas(targets: KataTarget[], options: Omit<GradeOptions, "only">): Promise<KataRun[]> {
   const started = Date.now();
-  const states: KataState[] = targets.map((target) => ({
-    ...target,
-    expected: expectedTests(target.manifest, { includeBank: options.includeBank, ...(target.only ? { only: target.only } : {}) }),
-    verdicts: new Map(),
-    hungTests: [],
-    problems: [],
-    integrity: emptyIntegrity(),
-    fileErrors: new Map(),
+  const sandboxRoot = join(options.workDir, "sandbox");
+  const reportDir = join(options.workDir, "sandbox-report");
+  mkdirSync(reportDir, { recursive: true });
+  const confinement = detectConfinement();
+  const sandbox: SandboxInfo = { level: confinement.level, words: LEVEL_WORDS[confinement.level] };
+  const runtime = join(sandboxRoot, "runtime.mjs");
+  await bundleRuntime(runtime);
+
+  const prepared = await Promise.all(targets.map(async (target) => {
+    const expected = expectedTests(target.manifest, { includeBank: options.includeBank, ...(target.only ? { only: target.only } : {}) });
+    const folder = join(options.implRoot, target.kata.id);
+    if (!existsSync(join(folder, "index.ts"))) return { target, expected, outcome: { missing: `no ${target.kata.id}/index.ts in ${options.implRoot}: nothing to grade` } };
+    const dir = join(sandboxRoot, target.kata.id);
+    const bundle = await bundleKata(target.kata.id, folder, join(dir, "kata.mjs"));
+    copyFileSync(runtime, join(dir, "runtime.mjs"));
+    return { target, expected, outcome: { bundle } };
   }));
-  const missing = (state: KataState) => !existsSync(join(options.implRoot, state.kata.id, "index.ts"));
-  const present = states.filter((state) => !missing(state));
-  let outcome: ChildOutcome | undefined;
-  if (present.length > 0) {
-    const sealed = sealWorkspace({ kataIds: present.map((s) => s.kata.id), implRoot: options.implRoot, includeBank: options.includeBank });
-    try {
-      outcome = await gradeSealed(present, options, sealed, started);
-    } finally {
-      sealed.remove();
-    }
-  }
+  if (confinement.level === "other-user") openToOtherUser(options.workDir, sandboxRoot);
+
+  const runnable = prepared.filter((p) => p.outcome.bundle?.file && p.outcome.bundle.refused.length === 0);
+  let run: RunOutcome | undefined;
+  if (runnable.length > 0) run = await runSpecs(runnable.map((p) => p.target), options, confinement, sandboxRoot, reportDir);
+  const events = readEvents(reportDir);
   const durationMs = Date.now() - started;
-  return states.map((state) => (missing(state) ? notFound(state, options.implRoot) : kataRun(state, outcome!, durationMs)));
+
+  return prepared.map(({ target, expected, outcome }): KataRun => {
+    const { kata } = target;
+    const tests = (why: string, status: TestStatus = "error") => expected.map((t): TestResult => ({ ...expectedTest(kata, t), status, summary: summaryLine(why), message: why }));
+    if (outcome.missing) return { kata, tests: tests(outcome.missing), problems: [outcome.missing], hungTests: [], durationMs: 0 };
+    const bundle = outcome.bundle!;
+    const integrity: Integrity = { ...emptyIntegrity(), notes: bundle.skipped.map((s) => `${kata.id}/${s}`) };
+    if (bundle.refused.length > 0) {
+      integrity.refused = bundle.refused.map(refusalLine);
+      const why = `not counted: import refused: ${integrity.refused[0]}`;
+      return { kata, tests: tests(why, "fail"), problems: [`scored 0: import refused: ${integrity.refused[0]}`], hungTests: [], durationMs, integrity };
+    }
+    if (bundle.error) {
+      const why = `the kata did not build: ${bundle.error}`;
+      return { kata, tests: tests(why), problems: [`${kata.id} failed to load: ${bundle.error}`], hungTests: [], durationMs, integrity };
+    }
+    return kataRun(target, expected, run!, events.filter((e) => e.kata === kata.id), { durationMs, integrity, sandbox, includeBank: options.includeBank });
+  });
 }
 
-/** Nothing to import: say so plainly rather than let every spec file fail on a missing module. */
-function notFound(state: KataState, implRoot: string): KataRun {
-  const message = `no ${state.kata.id}/index.ts in ${implRoot}: nothing to grade`;
-  const tests = state.expected.map((t): TestResult => ({ ...expectedTest(state.kata, t), status: "error", summary: message, message }));
-  return { kata: state.kata, tests, problems: [message], hungTests: [], durationMs: 0 };
+/** With no namespaces, the sandbox runs as "nobody": it must be able to read its own folder, and only that. */
+function openToOtherUser(workDir: string, sandboxRoot: string): void {
+  // The scratch folder can be passed through, not listed; its sandbox folder and bundles are readable.
+  chmodSync(workDir, 0o711);
+  chmodSync(sandboxRoot, 0o755);
+  for (const name of readdirSync(sandboxRoot)) chmodSync(join(sandboxRoot, name), 0o755);
 }
 
-/** A test as the progress log's skip and only lists name it: one run may grade several katas. */
-const qualified = (kataId: string, name: string) => `${kataId} > ${name}`;
-
-async function gradeSealed(states: KataState[], options: Omit<GradeOptions, "only">, sealed: SealedWorkspace, started: number): Promise<ChildOutcome> {
-  for (const state of states) {
-    const mine = sealed.skipped.filter((s) => s.startsWith(`${state.kata.id}/`));
-    state.integrity.notes.push(...mine, ...sourceNotes(join(options.implRoot, state.kata.id), state.kata.id));
-  }
-  const runLimit = options.timeoutMs * states.length;
-  const deadline = started + 2 * runLimit;
-  const filesOf = (tests: ManifestTest[]) => [...new Set(tests.map((t) => t.file))];
-  // A whole kata's folder when it is graded whole; a narrowed one's spec files.
-  let files = states.flatMap((state) => (state.only ? filesOf(state.expected) : [`spec/${state.kata.id}/`]));
-  let active = states;
-  for (let run = 0; ; run++) {
-    const limit = Math.min(runLimit, Math.max(1000, deadline - Date.now()));
-    const attempt = await runOnce(active, options, sealed, files, run, limit);
-    for (const state of active) {
-      const seen = attempt.katas.get(state.kata.id) ?? emptyAttempt();
-      const integrity = state.integrity;
-      const refused = [...seen.integrity.refused, ...attempt.refusedByNone];
-      const tampered = [...seen.integrity.tampered, ...(attempt.forged > 0 ? [`${attempt.forged} line(s) in the verdict channel were not written by the test runner`] : [])];
-      integrity.refused.push(...refused.filter((r) => !integrity.refused.includes(r)));
-      integrity.tampered.push(...tampered.filter((r) => !integrity.tampered.includes(r)));
-      if (run === 0 && !state.only && attempt.reportWritten) state.collected = compareToManifest(seen.listed, state.manifest, options.includeBank);
-      for (const [name, verdict] of seen.verdicts) state.verdicts.set(name, verdict);
-      for (const [file, error] of seen.fileErrors) state.fileErrors.set(file, error);
-    }
-    if (!attempt.outcome.timedOut) return finish(active, attempt.outcome, attempt.reportWritten);
-    // A test that ended but whose verdict had not reached vitest's main process before the kill
-    // is not hung: it has no verdict yet, and the re-run gives it one.
-    const after = attempt.outcome.stalled ? `${STALL_MS / 1000} s` : `${Math.round(limit / 1000)} s`;
-    let anyHung = false;
-    for (const state of active) {
-      const open = attempt.katas.get(state.kata.id)?.open ?? new Set<string>();
-      for (const name of [...open].filter((n) => !state.verdicts.has(n) && !state.hungTests.includes(n))) {
-        anyHung = true;
-        state.hungTests.push(name);
-        state.problems.push(`timed out in test '${splitTag(name).name}' after ${after}`);
-      }
-    }
-    const unfinished = (state: KataState) => state.expected.filter((t) => !state.verdicts.has(t.name) && !state.hungTests.includes(t.name));
-    if (!anyHung) {
-      for (const state of active) {
-        if (unfinished(state).length > 0) state.problems.push(`timed out after ${Math.round(limit / 1000)} s, and no single test was running: the hang is at import or between tests`);
-      }
-      return finish(active, attempt.outcome, attempt.reportWritten);
-    }
-    if (run + 1 > MAX_RERUNS || Date.now() >= deadline) {
-      for (const state of active) if (unfinished(state).length > 0) state.problems.push("stopped re-running after too many hangs: the tests not run yet are lost");
-      return finish(active, attempt.outcome, attempt.reportWritten);
-    }
-    // The re-run loads only the spec files that still hold a test without a verdict, of the katas
-    // still trusted (a forgery's score is 0 whatever its other tests would say).
-    active = active.filter((state) => !untrusted(state.integrity) && unfinished(state).length > 0);
-    files = active.flatMap((state) => filesOf(unfinished(state)));
-    if (files.length === 0) return finish(active, attempt.outcome, attempt.reportWritten);
-  }
+interface RunOutcome {
+  verdicts: Map<string, Map<string, Verdict>>;
+  /** Per kata: the spec files that did not load, and why. */
+  fileErrors: Map<string, Map<string, string>>;
+  /** Per kata: every test the run's report names, in the report's order. */
+  listed: Map<string, ManifestTest[]>;
+  reportWritten: boolean;
+  child: ChildOutcome;
+  limitMs: number;
 }
 
-/** What the last run says of the run as a whole, for the katas it ran. */
-function finish(states: KataState[], outcome: ChildOutcome, reportWritten: boolean): ChildOutcome {
-  if (!outcome.timedOut && !reportWritten) {
-    const tail = outcome.outputTail.trim().split("\n").slice(-5).join("\n");
-    for (const state of states) state.problems.push(`the test run ended without a report (exit code ${outcome.exitCode ?? outcome.signal}): ${tail}`);
-  }
-  if (outcome.outputBytes > 5 * 1024 * 1024) {
-    for (const state of states) state.problems.push(`printed ${(outcome.outputBytes / 1024 / 1024).toFixed(0)} MB of console output (kept the last 64 KB)`);
+const GRADED_CONFIG = join(PROJECT_ROOT, "scripts", "lib", "grader", "graded.vitest.config.ts");
+const kataIdOf = (file: string | undefined) => /(?:^|[\\/])spec[\\/](\d\d-[\w-]+)[\\/]/.exec(file ?? "")?.[1] ?? "";
+
+async function runSpecs(targets: KataTarget[], options: Omit<GradeOptions, "only">, confinement: Confinement, sandboxRoot: string, reportDir: string): Promise<RunOutcome> {
+  const results = join(options.workDir, "verdicts.jsonl");
+  const narrowed = targets.some((t) => t.only);
+  const files = targets.flatMap((t) => (t.only ? [...new Set(expectedTests(t.manifest, { includeBank: options.includeBank, only: t.only }).map((e) => e.file))] : [`spec/${t.kata.id}/`]));
+  // The one limit on the whole run: everything that can hang (a call, a load) has a limit of its
+  // own well inside it, so this is the last resort against a grader's own fault.
+  const limitMs = options.timeoutMs * targets.length;
+  const env: Record<string, string> = {
+    [GRADE_ENV.results]: results,
+    [GRADE_ENV.katas]: targets.map((t) => t.kata.id).join(","),
+    [GRADE_ENV.maxWorkers]: String(options.maxWorkers ?? availableParallelism()),
+    [SANDBOX_ROOT_ENV]: sandboxRoot,
+    [SANDBOX_REPORT_ENV]: reportDir,
+    [CONFINEMENT_ENV]: JSON.stringify(confinement),
+    FC_SEED: String(options.seed),
+    ...(options.includeBank ? { GRADE_BANK: "1" } : {}),
+    // A kata graded whole has every test of its own chosen.
+    ...(narrowed ? { GRADE_ONLY: JSON.stringify(targets.flatMap((t) => (t.only ? [...t.only] : t.manifest.tests.map((m) => m.name)).map((name) => `${t.kata.id} > ${name}`))) } : {}),
+  };
+  const child = await runVitest(["run", ...files, "--config", GRADED_CONFIG], env, limitMs);
+  const outcome: RunOutcome = { verdicts: new Map(), fileErrors: new Map(), listed: new Map(), reportWritten: false, child, limitMs };
+  const slot = <T>(map: Map<string, T>, kata: string, make: () => T) => map.get(kata) ?? map.set(kata, make()).get(kata)!;
+  for (const record of readLines<{ t: string; file?: string; name?: string; state?: string; message?: string; duration?: number; error?: string }>(results)) {
+    if (record.t === "end") outcome.reportWritten = true;
+    const kata = kataIdOf(record.file);
+    if (record.t === "module" && kata) slot(outcome.fileErrors, kata, () => new Map()).set(record.file!, record.error ?? "");
+    if (record.t === "test" && kata) {
+      slot(outcome.listed, kata, () => []).push({ file: record.file!, name: record.name! });
+      // "skip"/"pending"/"todo": a graded test that did not run did not pass.
+      const status: TestStatus = record.state === "pass" || record.state === "passed" ? "pass" : "fail";
+      slot(outcome.verdicts, kata, () => new Map()).set(record.name!, { status, message: record.message, durationMs: record.duration });
+    }
   }
   return outcome;
 }
 
-function kataRun(state: KataState, outcome: ChildOutcome, durationMs: number): KataRun {
-  const { kata, integrity, hungTests, verdicts, fileErrors } = state;
+function readLines<T>(path: string): T[] {
+  if (!existsSync(path)) return [];
+  const records: T[] = [];
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      records.push(JSON.parse(line) as T);
+    } catch {
+      // a line cut by a kill: what it said is lost
+    }
+  }
+  return records;
+}
+
+function readEvents(dir: string): SandboxEvent[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => readLines<SandboxEvent>(join(dir, name)));
+}
+
+interface KataRunContext {
+  durationMs: number;
+  integrity: Integrity;
+  sandbox: SandboxInfo;
+  includeBank: boolean;
+}
+
+function kataRun(target: KataTarget, expected: ManifestTest[], run: RunOutcome, events: SandboxEvent[], context: KataRunContext): KataRun {
+  const { kata } = target;
+  const verdicts = run.verdicts.get(kata.id) ?? new Map<string, Verdict>();
+  const fileErrors = run.fileErrors.get(kata.id) ?? new Map<string, string>();
   const problems: string[] = [];
-  // One cause usually breaks every spec file of the kata (the candidate's module does not load): say it once.
+  const hungTests: string[] = [];
+  // A process stopped for a call that ran too long: the hang, named by the test that waited on it.
+  for (const event of events) {
+    // A load stopped for its time is said by the spec files that did not load.
+    if (!/process was stopped/.test(event.why) || /did not finish loading/.test(event.why)) continue;
+    const test = event.test ? splitTag(event.test).name : undefined;
+    if (test && !hungTests.includes(test)) hungTests.push(test);
+    problems.push(test ? `timed out in test '${test}': ${event.why}` : `timed out: ${event.why}`);
+  }
+  // One cause usually breaks every spec file of the kata (the kata does not load): say it once.
   const causes = new Map<string, string[]>();
   for (const [file, error] of fileErrors) causes.set(loadErrorLine(error), [...(causes.get(loadErrorLine(error)) ?? []), file]);
-  for (const [cause, files] of causes) {
-    problems.push(files.length === 1 ? `${files[0]} failed to load: ${cause}` : `${files.length} spec files failed to load: ${cause}`);
+  for (const [cause, files] of causes) problems.push(files.length === 1 ? `${files[0]} failed to load: ${cause}` : `${files.length} spec files failed to load: ${cause}`);
+  const died = events.filter((e) => !/process was stopped/.test(e.why) && !/specs' process ended|other side closed/.test(e.why));
+  for (const why of new Set(died.map((e) => e.why))) problems.push(`its process ended: ${why}`);
+  const outputBytes = events.reduce((n, e) => Math.max(n, e.outputBytes), 0);
+  if (outputBytes > OUTPUT_PROBLEM_BYTES) problems.push(`printed ${(outputBytes / 1024 / 1024).toFixed(0)} MB of console output (kept the last 64 KB)`);
+  if (run.child.timedOut) problems.push(`the test run was stopped by its time limit (${Math.round(run.limitMs / 1000)} s)`);
+  else if (!run.reportWritten) {
+    const tail = run.child.outputTail.trim().split("\n").slice(-5).join("\n");
+    problems.push(`the test run ended without a report (exit code ${run.child.exitCode ?? run.child.signal}): ${tail}`);
   }
-  // Hangs first, in the order they were seen; then the run's own problems.
-  problems.unshift(...state.problems.filter((p) => p.startsWith("timed out in test")));
-  problems.push(...state.problems.filter((p) => !p.startsWith("timed out in test")));
 
-  const why = integrity.tampered.length > 0 ? `tampering seen: ${integrity.tampered[0]}` : `import refused: ${integrity.refused[0]}`;
-  const distrust = untrusted(integrity) ? `not counted: ${why}` : undefined;
-  if (distrust) problems.unshift(distrust.replace(/^not counted: /, "scored 0: "));
-  const tests = state.expected.map((entry): TestResult => {
+  const tests = expected.map((entry): TestResult => {
     const base = expectedTest(kata, entry);
-    if (distrust) return { ...base, status: "fail", summary: distrust, message: distrust };
-    if (hungTests.includes(entry.name)) {
-      const message = "timed out: this test never ended (an endless loop?), so it was killed";
-      return { ...base, status: "error", summary: message, message };
-    }
     const verdict = verdicts.get(entry.name);
     if (verdict) {
       const message = verdict.message === undefined ? undefined : withoutStack(verdict.message);
@@ -278,13 +281,13 @@ function kataRun(state: KataState, outcome: ChildOutcome, durationMs: number): K
     const fileError = fileErrors.get(entry.file);
     const why = fileError
       ? `the spec file did not load: ${loadErrorLine(fileError)}`
-      : outcome.timedOut
+      : run.child.timedOut
         ? "not run: the run was stopped by the time limit before this test"
         : "not run: the test run ended before this test";
     return { ...base, status: "error", summary: why, message: fileError ? withoutStack(fileError) : why };
   });
-
-  return { kata, tests, problems, hungTests, durationMs, integrity, ...(state.collected ? { collected: state.collected } : {}) };
+  const collected = !target.only && run.reportWritten ? compareToManifest(run.listed.get(kata.id) ?? [], target.manifest, context.includeBank) : undefined;
+  return { kata, tests, problems, hungTests, durationMs: context.durationMs, integrity: context.integrity, sandbox: context.sandbox, ...(collected ? { collected } : {}) };
 }
 
 /** The manifest's tests this grade scores: the visible ones, the bank's with `includeBank`, only the chosen ones with `only`. */
@@ -307,153 +310,4 @@ function compareToManifest(listed: ManifestTest[], manifest: KataManifest, inclu
 export function expectedTest(kata: Kata, entry: ManifestTest): Omit<TestResult, "status"> {
   const tag = splitTag(entry.name);
   return { kata: kata.id, file: entry.file, name: tag.name, level: tag.level, weight: tag.weight, bank: isBankFile(entry.file), taskId: taskIdOf(tag.name) };
-}
-
-/** Node's permission model for the test workers, where this Node has one (20: experimental, 22+: stable). */
-function confinement(sealed: SealedWorkspace, nodeModules: string): string[] {
-  const flag = process.allowedNodeEnvironmentFlags.has("--permission") ? "--permission" : process.allowedNodeEnvironmentFlags.has("--experimental-permission") ? "--experimental-permission" : undefined;
-  if (!flag || process.env.GRADE_UNCONFINED === "1") return [];
-  return [flag, `--allow-fs-read=${sealed.root}/*`, `--allow-fs-read=${nodeModules}/*`, `--allow-fs-write=${sealed.writable}/*`];
-}
-
-/** The environment vitest and its workers start with: what they need, and nothing of the grader's. */
-function childEnvironment(sealed: SealedWorkspace, extra: Record<string, string>): Record<string, string> {
-  const kept = ["PATH", "HOME", "LANG", "LC_ALL", "TZ", "FC_NUM_RUNS", "SYSTEMROOT"];
-  const env: Record<string, string> = {};
-  for (const name of kept) if (process.env[name] !== undefined) env[name] = process.env[name]!;
-  return { ...env, TMPDIR: sealed.tmp, ...extra };
-}
-
-interface SignedRecord {
-  t: "test" | "module" | "refused" | "end";
-  file?: string;
-  name?: string;
-  index?: number;
-  state?: string;
-  canary?: boolean;
-  message?: string;
-  duration?: number;
-  error?: string;
-  what?: string;
-  reason?: string;
-}
-
-const SEALED_CONFIG = join(PROJECT_ROOT, "scripts", "lib", "grader", "sealed.vitest.config.ts");
-
-async function runOnce(states: KataState[], options: Omit<GradeOptions, "only">, sealed: SealedWorkspace, files: string[], run: number, limitMs: number): Promise<AttemptResult> {
-  const results = join(options.workDir, `run-${run}.results`);
-  const controlFile = join(options.workDir, `run-${run}.control.json`);
-  const progress = join(sealed.writable, `${run}.progress.jsonl`);
-  const key = newKey();
-  const nodeModules = realpathSync(join(PROJECT_ROOT, "node_modules"));
-  // Tests not to run again: those that hung, and those that already have a verdict.
-  const skip = new Set(states.flatMap((state) => [...state.hungTests, ...state.verdicts.keys()].map((name) => qualified(state.kata.id, name))));
-  const narrowed = states.some((state) => state.only);
-  // Every test the spec files declare, chosen or not: a canary's place counts them all.
-  const declared = states.map((state) => expectedTests(state.manifest, { includeBank: options.includeBank }));
-  const plans = states.map((state, i) => planCanaries(declared[i], state.only));
-  const control: GradeControl = {
-    root: sealed.root,
-    kataIds: states.map((state) => state.kata.id),
-    maxWorkers: options.maxWorkers ?? availableParallelism(),
-    nodeModules,
-    results,
-    key,
-    canaries: Object.assign({}, ...plans),
-    confine: confinement(sealed, nodeModules),
-  };
-  writeFileSync(controlFile, JSON.stringify(control), { mode: 0o600 });
-  const outcome = await runVitest(
-    ["run", ...files, "--config", SEALED_CONFIG],
-    childEnvironment(sealed, {
-      [CONTROL_ENV]: controlFile,
-      FC_SEED: String(options.seed),
-      GRADE_PROGRESS: progress,
-      GRADE_SKIP: JSON.stringify([...skip]),
-      // A kata graded whole has every test of its own chosen.
-      ...(narrowed
-        ? {
-          GRADE_ONLY: JSON.stringify(states.flatMap((state, i) =>
-            [...(state.only ? [...state.only] : state.expected.map((t) => t.name)), ...canaryNames(declared[i], plans[i])].map((name) => qualified(state.kata.id, name)))),
-        }
-        : {}),
-    }),
-    limitMs,
-    { progressFile: progress, stallMs: STALL_MS },
-    { cwd: sealed.root, replaceEnv: true },
-  );
-  const katas = new Map(states.map((state) => [state.kata.id, emptyAttempt()]));
-  // A spec file's kata, whether the path is the workspace's (spec/NN-name/...) or absolute.
-  const kataIdOf = (file: string | undefined) => /(?:^|[\\/])spec[\\/](\d\d-[\w-]+)[\\/]/.exec(file ?? "")?.[1] ?? "";
-  const kataOfFile = (file: string | undefined) => katas.get(kataIdOf(file));
-
-  // The progress log is the test workers' own word: it may say which test started and never
-  // ended (a synchronous hang blocks everything else), never that a test passed.
-  for (const record of readProgress(progress)) {
-    const id = kataIdOf(record.file);
-    const attempt = katas.get(id);
-    if (!attempt || skip.has(qualified(id, record.test))) continue;
-    if (record.event === "start") attempt.open.add(record.test);
-    else attempt.open.delete(record.test);
-  }
-  const signed = readSigned<SignedRecord>(results, key);
-  const refusedByNone: string[] = [];
-  const reported = new Map<string, ReportedTest[]>();
-  let reportWritten = false;
-  for (const record of signed.records) {
-    if (record.t === "end") reportWritten = true;
-    else if (record.t === "refused") {
-      // Every spec file that loads the module meets the same refusal: say it once. The kata whose
-      // module asked is named by the file's folder; a load no module can be named for counts against all.
-      const line = `${record.file} imports '${record.what}': ${record.reason}`;
-      const list = katas.get(record.file!.split("/")[0])?.integrity.refused ?? refusedByNone;
-      if (!list.includes(line)) list.push(line);
-    }
-    else if (record.t === "module") kataOfFile(record.file)?.fileErrors.set(record.file!, record.error!);
-    else if (record.t === "test") {
-      const file = record.file!;
-      reported.set(file, [...(reported.get(file) ?? []), { index: record.index!, name: record.name!, state: record.state!, canary: record.canary! }]);
-      const id = kataIdOf(file);
-      const attempt = katas.get(id);
-      if (!attempt || record.canary || skip.has(qualified(id, record.name!))) continue;
-      attempt.verdicts.set(record.name!, { status: stateToStatus(record.state), message: record.message, durationMs: record.duration });
-    }
-  }
-  // Every test the specs declare, in their order: files by path, then each file's own order.
-  for (const file of [...reported.keys()].sort()) {
-    const attempt = kataOfFile(file);
-    if (!attempt) continue;
-    const tests = reported.get(file)!.sort((a, b) => a.index - b.index);
-    const plan = control.canaries[file];
-    if (plan) attempt.integrity.tampered.push(...canaryFindings(file, tests, plan));
-    for (const t of tests) if (!t.canary) attempt.listed.push({ file, name: t.name });
-  }
-  return { katas, forged: signed.forged, refusedByNone, outcome, reportWritten };
-}
-
-function stateToStatus(state: string | undefined): TestStatus {
-  // "skip"/"pending"/"todo": a graded test that did not run did not pass.
-  return state === "pass" || state === "passed" ? "pass" : "fail";
-}
-
-interface ProgressRecord {
-  event: "start" | "end";
-  file?: string;
-  test: string;
-  state?: string;
-  message?: string;
-}
-
-function readProgress(path: string): ProgressRecord[] {
-  if (!existsSync(path)) return [];
-  const records: ProgressRecord[] = [];
-  for (const line of readFileSync(path, "utf8").split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      records.push(JSON.parse(line) as ProgressRecord);
-    } catch {
-      // A line cut by the kill: the test it names has no verdict, which is what it earned.
-    }
-  }
-  return records;
 }

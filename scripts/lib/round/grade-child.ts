@@ -1,14 +1,13 @@
 // One candidate's grade: `npm run grade`'s own script (scripts/grade.ts) in a child process, so
-// that every candidate is graded exactly as `npm run grade -- --impl DIR` grades it (sealed
-// workspaces, canaries, confinement), and whatever a candidate's code does (hang, crash, flood,
-// forge) ends in that child. A wall-clock budget bounds the child: past it, the child and every
-// process under it are killed, and the candidate alone loses its grade.
+// that every candidate is graded exactly as `npm run grade -- --impl DIR` grades it (each kata in
+// its own sandbox), and one candidate's grade never shares a process with another's. A wall-clock
+// budget bounds the child: past it, the child and every process under it are killed, and the
+// candidate alone loses its grade.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, sep } from "node:path";
+import { join } from "node:path";
 import { PROJECT_ROOT } from "../impl-root.ts";
-import { SEALED_PARENT } from "../grader/sealed-workspace.ts";
 import { killTree } from "./kill-tree.ts";
 
 const GRADE_SCRIPT = join(PROJECT_ROOT, "scripts", "grade.ts");
@@ -37,7 +36,7 @@ export interface GradeChildOutcome {
 /** The grades running now: a round stopped by Ctrl-C must not leave them running. */
 const running = new Set<number>();
 
-/** Kills every grade this process started that still runs (their sealed workspaces stay in .grade/sealed/). */
+/** Kills every grade this process started that still runs. */
 export function killRunningGrades(): void {
   for (const pid of running) killTree(pid);
   running.clear();
@@ -67,13 +66,8 @@ export function gradeChild(options: GradeChildOptions): Promise<GradeChildOutcom
     let overBudget = false;
     const budget = setTimeout(() => {
       overBudget = true;
-      const folders = killTree(child.pid!);
-      // A killed grade never removes its sealed workspaces: they are where its vitest runs worked.
-      for (const folder of folders) {
-        const rel = relative(SEALED_PARENT, folder);
-        const top = rel.split(sep)[0];
-        if (rel !== "" && !rel.startsWith("..") && top) rmSync(join(SEALED_PARENT, top), { recursive: true, force: true });
-      }
+      // Its scratch (bundles, verdicts) is removed with `scratch` below.
+      killTree(child.pid!);
     }, options.budgetMs);
     const finish = (exitCode: number | null) => {
       clearTimeout(budget);

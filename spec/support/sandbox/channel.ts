@@ -99,7 +99,6 @@ export class Channel {
   }
 
   send(message: object): void {
-    if (process.env.CH_DEBUG) process.stderr.write(`${process.pid} send ${JSON.stringify(message).slice(0, 300)}\n`);
     if (this.closedWhy !== undefined) throw new ChannelClosed(this.closedWhy);
     const bytes = Buffer.from(JSON.stringify(message) + "\n", "utf8");
     let offset = 0;
@@ -124,7 +123,7 @@ export class Channel {
     if (this.buffered === 0) return undefined;
     for (let i = 0; i < this.chunks.length; i++) {
       const at = this.chunks[i].indexOf(NEWLINE);
-      if (at >= 0) { const m = JSON.parse(this.take(i, at)) as Json; if (process.env.CH_DEBUG) process.stderr.write(`${process.pid} recv ${JSON.stringify(m).slice(0, 300)}\n`); return m; }
+      if (at >= 0) return JSON.parse(this.take(i, at)) as Json;
     }
     return undefined;
   }

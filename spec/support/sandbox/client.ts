@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import { useRealm } from "../realm.ts";
+import { useRealm, type Settled } from "../realm.ts";
 import { confinementFromEnv, sandboxLaunch, type Confinement } from "./confinement.ts";
 import { Peer, PeerGone, type Generation } from "./peer.ts";
 import type { Json } from "./wire.ts";
@@ -71,6 +71,8 @@ class Host {
   private nextToken = 1;
   private readonly news = new Map<number, SupervisorMessage[]>();
   readonly sandboxes = new Map<string, Sandbox>();
+  /** Per kata: why its load ended its process, when it did (see connect). */
+  readonly loadFailures = new Map<string, string>();
 
   constructor() {
     const { port1, port2 } = new MessageChannel();
@@ -181,7 +183,9 @@ class Sandbox {
   private kataPid: number | undefined;
   /** The pieces of the kata's last load: the exports, as this side calls them. */
   exports: Record<string, unknown> = {};
-  realm: { activeTimers?: () => unknown; cpuMicros?: () => unknown } = {};
+  /** The sandbox's id of each export that is an object (it crossed under that id). */
+  exportIds: Record<string, number> = {};
+  realm: { activeTimers?: () => unknown; cpuMicros?: () => unknown; each?: (fn: unknown, argsList: unknown[][], settled: boolean) => unknown } = {};
   generation: Generation | undefined;
 
   constructor(readonly kataId: string, readonly dir: string, confinement: Confinement) {
@@ -291,6 +295,9 @@ export interface KataLink {
 
 let generations = 0;
 
+/** The bridge's functions, and the kata export each calls. */
+const trampolines = new WeakMap<Function, { link: Link; name: string }>();
+
 class Link implements KataLink {
   private sandbox: Sandbox;
   private starts = 1;
@@ -299,16 +306,43 @@ class Link implements KataLink {
     this.sandbox = sandbox;
   }
 
+  /** The objects the bridge exported, kept for the spec file's life: a new sandbox's exports move into them. */
+  private readonly stable = new Map<string, object>();
+
   export<T>(name: string): T {
     const value = this.sandbox.exports[name];
-    if (typeof value !== "function") return value as T;
+    if (typeof value !== "function") {
+      if (typeof value === "object" && value !== null) this.stable.set(name, value);
+      return value as T;
+    }
     const link = this;
     const trampoline = function (this: unknown, ...args: unknown[]): unknown {
       return link.call(name, this, args);
     };
     Object.defineProperty(trampoline, "name", { value: (value as Function).name });
     Object.defineProperty(trampoline, "length", { value: (value as Function).length });
+    trampolines.set(trampoline, { link, name });
     return trampoline as T;
+  }
+
+  /** realm.ts's callEach of one of the kata's exports: the loop's calls in one round trip. */
+  each(name: string, argsList: readonly (readonly unknown[])[], settled: boolean): Settled<unknown>[] {
+    if (!this.sandbox.alive) this.restart();
+    const fn = this.sandbox.exports[name];
+    if (typeof fn !== "function" || typeof this.sandbox.realm.each !== "function") {
+      throw new TypeError(`${name} is not a function`);
+    }
+    let answer: { values: unknown[]; threw: boolean; error?: unknown; errors?: Array<[number, unknown]> };
+    try {
+      answer = this.sandbox.realm.each(fn, argsList.map((args) => [...args]), settled) as typeof answer;
+    } catch (error) {
+      if (error instanceof PeerGone && !this.sandbox.alive) throw new Error(`the graded code's process ended while ${name}() ran: ${this.sandbox.cause()}`);
+      throw error;
+    }
+    if (answer.threw) throw answer.error;
+    const out: Settled<unknown>[] = answer.values.map((value) => ({ ok: true, value }));
+    for (const [i, error] of answer.errors ?? []) out[i] = { ok: false, error };
+    return out;
   }
 
   private call(name: string, self: unknown, args: unknown[]): unknown {
@@ -328,6 +362,18 @@ class Link implements KataLink {
     this.starts++;
     this.sandbox = startSandbox(this.kataId);
     loadSync(this.sandbox, this.spec);
+    // An exported object (kata 1's calculateTool, kata 3's systemClock) the specs hold stays the
+    // one they hold: the new sandbox's export moves into it, and is recognised as it from now on.
+    for (const [name, held] of this.stable) {
+      const fresh = this.sandbox.exports[name];
+      const id = this.sandbox.exportIds[name];
+      if (typeof fresh !== "object" || fresh === null || id === undefined || Object.isFrozen(held)) continue;
+      for (const key of Reflect.ownKeys(held)) Reflect.deleteProperty(held, key);
+      Object.defineProperties(held, Object.getOwnPropertyDescriptors(fresh));
+      Object.setPrototypeOf(held, Object.getPrototypeOf(fresh));
+      this.sandbox.generation!.identities.setMirror(id, held);
+      this.sandbox.exports[name] = held;
+    }
   }
 }
 
@@ -363,6 +409,13 @@ function takeLoad(sandbox: Sandbox, answer: { [key: string]: Json }): void {
     return out;
   };
   sandbox.exports = decodeTable(answer.exports);
+  sandbox.exportIds = {};
+  const table = answer.exports;
+  if (table !== null && typeof table === "object" && !Array.isArray(table)) {
+    for (const [name, slot] of Object.entries(table)) {
+      if (slot !== null && typeof slot === "object" && !Array.isArray(slot) && slot.$ === "k" && typeof slot.id === "number") sandbox.exportIds[name] = slot.id;
+    }
+  }
   sandbox.realm = decodeTable(answer.realm) as Sandbox["realm"];
   useRealm({
     afterIdle: (callback) => afterBothIdle(sandbox, callback),
@@ -374,22 +427,34 @@ function takeLoad(sandbox: Sandbox, answer: { [key: string]: Json }): void {
     },
     activeTimers: () => Number(sandbox.realm.activeTimers?.()),
     helperCpuMs: () => sandbox.cpuMs() ?? 0,
+    callEach: <A extends readonly unknown[], R>(fn: (...args: A) => R, argsList: readonly A[]): R[] => {
+      const bridged = trampolines.get(fn);
+      return bridged ? bridged.link.each(bridged.name, argsList, false).map((s) => (s as { value: R }).value) : argsList.map((args) => fn(...args));
+    },
+    callEachSettled: <A extends readonly unknown[], R>(fn: (...args: A) => R, argsList: readonly A[]): Settled<R>[] => {
+      const bridged = trampolines.get(fn);
+      if (bridged) return bridged.link.each(bridged.name, argsList, true) as Settled<R>[];
+      return argsList.map((args) => {
+        try {
+          return { ok: true, value: fn(...args) };
+        } catch (error) {
+          return { ok: false, error };
+        }
+      });
+    },
   });
 }
 
 /**
- * Both processes idle: this one's microtasks done (setImmediate), the sandbox's too (it answers
- * "quiet" after its own setImmediate), and no message crossed meanwhile in either direction.
+ * Both processes idle: this one's microtasks done (setImmediate), then the sandbox's (it answers
+ * the quiet handshake after its own setImmediate), with no message crossing meanwhile in either
+ * direction; otherwise what crossed may have started something, and the check starts over.
  */
 function afterBothIdle(sandbox: Sandbox, callback: () => void): void {
   const attempt = () => {
     setImmediate(() => {
-      if (!sandbox.alive) return callback();
-      const before = sandbox.peer.activity;
-      sandbox.peer.askQuiet().then(() => {
-        if (sandbox.peer.activity !== before) return attempt();
-        setImmediate(() => (sandbox.peer.activity === before ? callback() : attempt()));
-      });
+      if (!sandbox.alive || sandbox.peer.quietNow()) callback();
+      else attempt();
     });
   };
   attempt();
@@ -412,6 +477,10 @@ function loadSync(sandbox: Sandbox, spec: KataSpec): void {
 export async function connect(kataId: string, spec: KataSpec): Promise<KataLink> {
   if (spec.currentTest) currentTest = spec.currentTest;
   const h = host();
+  // A kata whose load ended its process (or was stopped) once in this test process does so for
+  // every spec file: the next files fail at once, rather than each waiting out LOAD_LIMIT_MS.
+  const failed = h.loadFailures.get(kataId);
+  if (failed) throw new Error(failed);
   let sandbox = h.sandboxes.get(kataId);
   if (!sandbox || !sandbox.alive) sandbox = startSandbox(kataId);
   const request = sandbox.peer.requestAsync(loadMessage(sandbox, spec));
@@ -419,7 +488,9 @@ export async function connect(kataId: string, spec: KataSpec): Promise<KataLink>
   try {
     takeLoad(sandbox, await request);
   } catch (error) {
-    throw loadFailure(sandbox, error);
+    const failure = loadFailure(sandbox, error);
+    if (!sandbox.alive) h.loadFailures.set(kataId, (failure as Error).message);
+    throw failure;
   } finally {
     clearTimeout(limit);
   }

@@ -14,7 +14,7 @@
 //                                                to the caller's objects (m)
 //   {t: "settle", g, p, ok, v, m?, o}            the sender's promise p settled
 //   {t: "abort", g, s, reason, o}                the sender's signal s aborted
-//   {t: "quiet?", q} / {t: "quiet", q}           "tell me when you have nothing left to do"
+//   {t: "quiet?", id} / {t: "quiet", id}         "answer when you have nothing left to do"
 //   {t: "load", g, id, url, classes, methods}   (to the kata's side) load the kata afresh; its answer
 //                                                carries the kata's exports and the realm's probes
 // Slots and the table `o` are wire.ts's. A message of another generation is stale: dropped, or
@@ -118,9 +118,7 @@ export class Peer {
   activity = 0;
   private current: Generation;
   private nextCall = 1;
-  private nextQuiet = 1;
   private readonly early = new Map<number, Message>();
-  private readonly quietWaiters = new Map<number, () => void>();
   private depth = 0;
 
   constructor(private readonly options: PeerOptions) {
@@ -140,7 +138,7 @@ export class Peer {
   }
 
   send(message: Message): void {
-    if (message.t !== "quiet?" && message.t !== "quiet") this.activity++;
+    if (!isQuiet(message)) this.activity++;
     this.channel.send(message);
   }
 
@@ -178,18 +176,19 @@ export class Peer {
 
   private readonly asyncWaiters = new Map<number, { resolve(m: Message): void; reject(e: unknown): void }>();
 
-  /** Resolves when the other side has nothing left to do but wait (see quiet.ts). */
-  askQuiet(): Promise<void> {
-    const q = this.nextQuiet++;
-    return new Promise((resolve) => {
-      this.quietWaiters.set(q, resolve);
-      try {
-        this.channel.send({ t: "quiet?", q });
-      } catch {
-        this.quietWaiters.delete(q);
-        resolve();
-      }
-    });
+  /**
+   * Waits, synchronously, until the other side has nothing left to do but wait (its microtasks
+   * and what they started are done: it answers after its own setImmediate), serving what it asks
+   * meanwhile. True when nothing but this exchange crossed while it waited.
+   */
+  quietNow(): boolean {
+    const before = this.activity;
+    try {
+      this.request({ t: "quiet?" });
+    } catch {
+      return true; // gone: nothing more will come from it
+    }
+    return this.activity === before;
   }
 
   private waitFor(id: number): Message {
@@ -214,9 +213,9 @@ export class Peer {
           this.channel.close(`the other side sent a line that is not JSON: ${(error as Error).message}`);
           throw new PeerGone(this.channel.closed!);
         }
-        if (message.t !== "quiet?" && message.t !== "quiet") this.activity++;
-        if ((message.t === "ret" || message.t === "err") && message.id === id) return message;
-        if ((message.t === "ret" || message.t === "err") && typeof message.id === "number" && !this.asyncWaiters.has(message.id)) {
+        if (!isQuiet(message)) this.activity++;
+        if (isAnswer(message) && message.id === id) return message;
+        if (isAnswer(message) && typeof message.id === "number" && !this.asyncWaiters.has(message.id)) {
           this.early.set(message.id, message);
           continue;
         }
@@ -258,7 +257,7 @@ export class Peer {
   // -------------------------------------------------------------------------------------------
 
   private handle(message: Message): void {
-    if (message.t !== "quiet?" && message.t !== "quiet") this.activity++;
+    if (!isQuiet(message)) this.activity++;
     this.dispatch(message);
   }
 
@@ -275,18 +274,14 @@ export class Peer {
           // After everything this side has to do now: its microtasks, and what they start.
           setImmediate(() => {
             try {
-              this.channel.send({ t: "quiet", q: message.q });
+              this.channel.send({ t: "quiet", id: message.id ?? null });
             } catch {
               // gone
             }
           });
           return;
-        case "quiet": {
-          const waiter = this.quietWaiters.get(Number(message.q));
-          this.quietWaiters.delete(Number(message.q));
-          waiter?.();
-          return;
-        }
+        case "quiet":
+          return; // an answer nobody waits for any more
         case "load":
           return this.onLoad(message);
         case "ret":
@@ -455,8 +450,6 @@ export class Peer {
   }
 
   private closed(why: string): void {
-    for (const waiter of this.quietWaiters.values()) waiter();
-    this.quietWaiters.clear();
     for (const waiter of this.asyncWaiters.values()) waiter.reject(new PeerGone(why));
     this.asyncWaiters.clear();
     for (const entry of this.current.promises.values()) entry.reject(new PeerGone(why));
@@ -464,6 +457,11 @@ export class Peer {
     this.options.onClose(why);
   }
 }
+
+/** The quiet handshake is not activity: it is how activity is looked for. */
+const isQuiet = (message: Message) => message.t === "quiet?" || message.t === "quiet";
+/** What answers a request: a call's value or throw, or the quiet handshake's answer. */
+const isAnswer = (message: Message) => message.t === "ret" || message.t === "err" || message.t === "quiet";
 
 function isPromise(value: unknown): value is Promise<unknown> {
   try {

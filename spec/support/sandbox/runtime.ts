@@ -17,6 +17,22 @@ const activeResources = process.getActiveResourcesInfo.bind(process);
 const cpuUsage = process.cpuUsage.bind(process);
 const realm = {
   activeTimers: () => activeResources().filter((kind) => kind === "Timeout").length,
+  // realm.ts's callEach and callEachSettled: the calls of a loop, made here, in order, stopping at
+  // the first throw unless `settled`.
+  each: (fn: (...args: unknown[]) => unknown, argsList: unknown[][], settled: boolean) => {
+    const values: unknown[] = [];
+    const errors: Array<[number, unknown]> = [];
+    for (const [i, args] of argsList.entries()) {
+      try {
+        values.push(fn(...args));
+      } catch (error) {
+        if (!settled) return { values, threw: true, error };
+        values.push(undefined);
+        errors.push([i, error]);
+      }
+    }
+    return { values, threw: false, errors };
+  },
   cpuMicros: () => {
     const used = cpuUsage();
     return used.user + used.system;

@@ -223,11 +223,16 @@ export class Encoder {
   /** Objects of this message alone: their ids are negative, and the receiver keeps no mirror of them. */
   private readonly local = new Map<object, number>();
 
+  /** How deep below the message's values the object being described lies. */
+  private depth = 0;
+
   /**
    * `persistent` false: plain data (objects, arrays, errors, dates, ...) crosses as this message's
    * alone, and the receiver keeps no mirror of it. So the graded code's answers, which the specs
    * read and never hand back to be recognised, cost no bookkeeping on either side; what must keep
-   * its identity (functions, promises, signals, objects with methods) always does.
+   * its identity (functions, promises, signals, objects with methods) always does. Data deeper
+   * than IDENTITY_DEPTH crosses as the message's alone too: a value nested 100,000 deep costs its
+   * bytes, not 100,000 entries in each side's tables.
    */
   constructor(private readonly codec: Codec, private readonly persistent = true) {}
 
@@ -266,22 +271,23 @@ export class Encoder {
     if (known !== undefined) {
       if (!this.queued.has(known)) {
         this.queued.add(known);
-        this.queue.push({ value, id: known, fresh: false });
+        this.queue.push({ value, id: known, fresh: false, depth: this.depth + 1 });
       }
       return { $: "k", id: known };
     }
-    if (!this.persistent && typeof value === "object" && isData(value)) {
+    const depth = this.depth + 1;
+    if ((!this.persistent || depth > IDENTITY_DEPTH) && typeof value === "object" && isData(value)) {
       let id = this.local.get(value);
       if (id === undefined) {
         id = -(this.local.size + 1);
         this.local.set(value, id);
-        this.queue.push({ value, id, fresh: true });
+        this.queue.push({ value, id, fresh: true, depth });
       }
       return { $: "k", id };
     }
     const id = identities.assign(value);
     this.queued.add(id);
-    this.queue.push({ value, id, fresh: true });
+    this.queue.push({ value, id, fresh: true, depth });
     return { $: "k", id };
   }
 
@@ -291,6 +297,7 @@ export class Encoder {
     for (let i = 0; i < this.queue.length; i++) {
       // Never `instanceof` on a queued value: a proxy's trap would run (and may throw) here.
       const item = this.queue[i];
+      this.depth = item.depth;
       out.push(item instanceof ClassOf ? this.describeClass(item) : this.describe(item));
     }
     return out;
@@ -415,7 +422,7 @@ export class Encoder {
     if (id === undefined) id = this.codec.identities.assign(proto);
     if (!this.queued.has(id)) {
       this.queued.add(id);
-      this.queue.push(new ClassOf(proto, id, Array.isArray(value)));
+      this.queue.push(new ClassOf(proto, id, Array.isArray(value), this.depth));
     }
     return { $: "k", id };
   }
@@ -440,12 +447,16 @@ interface Queued {
   id: number;
   /** Crossing for the first time: a promise or signal then gets its settlement or abort sent. */
   fresh: boolean;
+  depth: number;
 }
 
 /** Stands in the encoder's queue for a prototype to describe as a class. */
 class ClassOf {
-  constructor(readonly proto: object, readonly id: number, readonly array: boolean) {}
+  constructor(readonly proto: object, readonly id: number, readonly array: boolean, readonly depth: number) {}
 }
+
+/** Data deeper than this below a message's values keeps no identity across messages (Encoder). */
+export const IDENTITY_DEPTH = 64;
 
 /** Data, whose identity need not outlive its message: anything but what has methods or is live. */
 function isData(value: object): boolean {
@@ -581,7 +592,7 @@ export class Decoder {
             const slot = target[key];
             if (slot !== null && typeof slot === "object") target[key] = this.slot(slot as Json);
           }
-          if (this.arrivals) this.arrivals.push(stateOf(id, target));
+          if (this.arrivals && id > 0) this.arrivals.push(stateOf(id, target));
           return;
         }
         if (!isObject(entry.v)) throw new WireError("an object's content must be an object");
@@ -599,7 +610,7 @@ export class Decoder {
             const slot = array[i];
             if (slot !== null && typeof slot === "object") array[i] = this.slot(slot as Json);
           }
-          if (this.arrivals) this.arrivals.push(stateOf(id, target));
+          if (this.arrivals && id > 0) this.arrivals.push(stateOf(id, target));
           return;
         }
         if (!Array.isArray(entry.v)) throw new WireError("an array's content must be an array");
