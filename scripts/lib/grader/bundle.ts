@@ -104,11 +104,20 @@ export async function bundleKata(kataId: string, kataFolder: string, outFile: st
 
 /** The sandbox's own program, bundled once per grade. */
 export async function bundleRuntime(outFile: string): Promise<void> {
+  await bundleOwn("runtime.ts", outFile);
+}
+
+/** The specs' side of the sandbox (client.ts), bundled once per grade, as CommonJS: see spec/support/sandbox/bridge.ts. */
+export async function bundleClient(outFile: string): Promise<void> {
+  await bundleOwn("client.ts", outFile, "cjs");
+}
+
+async function bundleOwn(file: string, outFile: string, format: "esm" | "cjs" = "esm"): Promise<void> {
   await build({
-    entryPoints: [join(PROJECT_ROOT, "spec", "support", "sandbox", "runtime.ts")],
+    entryPoints: [join(PROJECT_ROOT, "spec", "support", "sandbox", file)],
     outfile: outFile,
     bundle: true,
-    format: "esm",
+    format,
     platform: "node",
     target: "node20",
     logLevel: "silent",

@@ -7,9 +7,9 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSy
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../impl-root.ts";
-import { detectConfinement, LEVEL_WORDS, CONFINEMENT_ENV, type Confinement, type ConfinementLevel } from "../../../spec/support/sandbox/confinement.ts";
-import { SANDBOX_REPORT_ENV, SANDBOX_ROOT_ENV } from "../../../spec/support/sandbox/client.ts";
-import { bundleKata, bundleRuntime, refusalLine } from "./bundle.ts";
+import { detectConfinement, LEVEL_WORDS, type Confinement, type ConfinementLevel } from "../../../spec/support/sandbox/confinement.ts";
+import { CONFINEMENT_ENV, SANDBOX_CLIENT_ENV, SANDBOX_REPORT_ENV, SANDBOX_ROOT_ENV, SANDBOX_SUPERVISOR_ENV } from "../../../spec/support/sandbox/env.ts";
+import { bundleClient, bundleKata, bundleRuntime, refusalLine } from "./bundle.ts";
 import { GRADE_ENV } from "./grade-env.ts";
 import { emptyIntegrity, type Integrity } from "./integrity.ts";
 import type { Kata } from "./katas.ts";
@@ -116,7 +116,8 @@ export async function gradeKatas(targets: KataTarget[], options: Omit<GradeOptio
   const confinement = detectConfinement();
   const sandbox: SandboxInfo = { level: confinement.level, words: LEVEL_WORDS[confinement.level] };
   const runtime = join(sandboxRoot, "runtime.mjs");
-  await bundleRuntime(runtime);
+  const client = join(options.workDir, "client.cjs");
+  await Promise.all([bundleRuntime(runtime), bundleClient(client)]);
 
   const prepared = await Promise.all(targets.map(async (target) => {
     const expected = expectedTests(target.manifest, { includeBank: options.includeBank, ...(target.only ? { only: target.only } : {}) });
@@ -131,7 +132,7 @@ export async function gradeKatas(targets: KataTarget[], options: Omit<GradeOptio
 
   const runnable = prepared.filter((p) => p.outcome.bundle?.file && p.outcome.bundle.refused.length === 0);
   let run: RunOutcome | undefined;
-  if (runnable.length > 0) run = await runSpecs(runnable.map((p) => p.target), options, confinement, sandboxRoot, reportDir);
+  if (runnable.length > 0) run = await runSpecs(runnable.map((p) => p.target), options, confinement, { sandboxRoot, reportDir, client });
   const events = readEvents(reportDir);
   const durationMs = Date.now() - started;
 
@@ -174,9 +175,16 @@ interface RunOutcome {
 }
 
 const GRADED_CONFIG = join(PROJECT_ROOT, "scripts", "lib", "grader", "graded.vitest.config.ts");
+const SUPERVISOR = join(PROJECT_ROOT, "spec", "support", "sandbox", "supervisor.mjs");
 const kataIdOf = (file: string | undefined) => /(?:^|[\\/])spec[\\/](\d\d-[\w-]+)[\\/]/.exec(file ?? "")?.[1] ?? "";
 
-async function runSpecs(targets: KataTarget[], options: Omit<GradeOptions, "only">, confinement: Confinement, sandboxRoot: string, reportDir: string): Promise<RunOutcome> {
+interface SandboxFiles {
+  sandboxRoot: string;
+  reportDir: string;
+  client: string;
+}
+
+async function runSpecs(targets: KataTarget[], options: Omit<GradeOptions, "only">, confinement: Confinement, { sandboxRoot, reportDir, client }: SandboxFiles): Promise<RunOutcome> {
   const results = join(options.workDir, "verdicts.jsonl");
   const narrowed = targets.some((t) => t.only);
   const files = targets.flatMap((t) => (t.only ? [...new Set(expectedTests(t.manifest, { includeBank: options.includeBank, only: t.only }).map((e) => e.file))] : [`spec/${t.kata.id}/`]));
@@ -189,6 +197,8 @@ async function runSpecs(targets: KataTarget[], options: Omit<GradeOptions, "only
     [GRADE_ENV.maxWorkers]: String(options.maxWorkers ?? availableParallelism()),
     [SANDBOX_ROOT_ENV]: sandboxRoot,
     [SANDBOX_REPORT_ENV]: reportDir,
+    [SANDBOX_CLIENT_ENV]: client,
+    [SANDBOX_SUPERVISOR_ENV]: SUPERVISOR,
     [CONFINEMENT_ENV]: JSON.stringify(confinement),
     FC_SEED: String(options.seed),
     ...(options.includeBank ? { GRADE_BANK: "1" } : {}),

@@ -41,6 +41,8 @@ export class Channel {
   /** Bytes read and not yet taken as messages, oldest first; only the last may lack its newline. */
   private chunks: Buffer[] = [];
   private buffered = 0;
+  /** How many of the first chunks are known to hold no newline. */
+  private searched = 0;
   private socket: Socket | undefined;
   private closedWhy: string | undefined;
   private readonly scratch = Buffer.allocUnsafe(256 * 1024);
@@ -62,27 +64,36 @@ export class Channel {
     const socket = new Socket({ fd: this.fds.asyncRead, readable: true, writable: false });
     this.socket = socket;
     if (!keepAlive) socket.unref();
+    let armed = false;
+    // While the process has nothing pending but the channel, the next message is waited for in a
+    // blocking read; once it has something else (a timer), the event loop's poll takes over until
+    // a message comes again. Never a loop of immediates: that would spin while a timer waits.
+    const waitWhileIdle = () => {
+      armed = false;
+      if (this.closedWhy !== undefined || !idle) return;
+      if (this.buffered === 0) {
+        if (!idle()) return;
+        try {
+          this.waitForMore();
+        } catch {
+          return;
+        }
+      }
+      this.deliver();
+      arm();
+    };
+    // The event loop first: what a message started (microtasks, timers) runs there.
+    const arm = () => {
+      if (!idle || armed) return;
+      armed = true;
+      setImmediate(waitWhileIdle);
+    };
     socket.on("data", (chunk: Buffer) => {
       this.push(chunk);
       this.deliver();
+      arm();
     });
-    if (idle) {
-      const waitWhileIdle = () => {
-        if (this.closedWhy !== undefined) return;
-        if (this.buffered > 0) this.deliver();
-        else if (idle()) {
-          try {
-            this.waitForMore();
-          } catch {
-            return;
-          }
-          this.deliver();
-        }
-        // The event loop first: what the message started (microtasks, timers) runs there.
-        setImmediate(waitWhileIdle);
-      };
-      setImmediate(waitWhileIdle);
-    }
+    arm();
     socket.on("error", (error) => this.close(`the channel failed: ${error.message}`));
     socket.on("end", () => this.close("the other side closed the channel"));
   }
@@ -121,10 +132,15 @@ export class Channel {
   /** The next whole message already read, if any. */
   next(): Json | undefined {
     if (this.buffered === 0) return undefined;
-    for (let i = 0; i < this.chunks.length; i++) {
+    // A long message comes in many chunks: each is searched for its newline once.
+    for (let i = this.searched; i < this.chunks.length; i++) {
       const at = this.chunks[i].indexOf(NEWLINE);
-      if (at >= 0) return JSON.parse(this.take(i, at)) as Json;
+      if (at >= 0) {
+        this.searched = 0;
+        return JSON.parse(this.take(i, at)) as Json;
+      }
     }
+    this.searched = this.chunks.length;
     return undefined;
   }
 

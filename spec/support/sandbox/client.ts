@@ -14,8 +14,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import { useRealm, type Settled } from "../realm.ts";
+import type { Realm, Settled } from "../realm.ts";
 import { confinementFromEnv, sandboxLaunch, type Confinement } from "./confinement.ts";
+import { SANDBOX_REPORT_ENV, SANDBOX_ROOT_ENV, SANDBOX_SUPERVISOR_ENV } from "./env.ts";
 import { Peer, PeerGone, type Generation } from "./peer.ts";
 import type { Json } from "./wire.ts";
 
@@ -27,8 +28,6 @@ export const LOAD_LIMIT_MS = 10_000;
 /** Sandboxes started for one spec file, at most: a kata that keeps dying is not started forever. */
 const MAX_STARTS = 4;
 
-export const SANDBOX_ROOT_ENV = "GRADE_SANDBOX_ROOT";
-export const SANDBOX_REPORT_ENV = "GRADE_SANDBOX_REPORT";
 
 export interface KataSpec {
   /** The full name of the test running now, for the report of a sandbox that died under it. */
@@ -77,7 +76,8 @@ class Host {
   constructor() {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    this.worker = new Worker(new URL("./supervisor.mjs", import.meta.url), {
+    const supervisor = process.env[SANDBOX_SUPERVISOR_ENV];
+    this.worker = new Worker(supervisor ? pathToFileURL(supervisor) : new URL("./supervisor.mjs", import.meta.url), {
       workerData: { state: this.state.buffer, signal: this.signal.buffer, cpuLimitMs: CALL_CPU_LIMIT_MS, wallLimitMs: CALL_WALL_LIMIT_MS, port: port2 },
       transferList: [port2],
     });
@@ -291,6 +291,8 @@ function describeExit(exit: Exit): string {
 export interface KataLink {
   /** An export of the kata: a function calls the kata in its sandbox; anything else is its value when the file loaded. */
   export<T>(name: string): T;
+  /** What realm.ts asks, answered by the kata's sandbox: the bridge hands it to realm.ts's useRealm. */
+  readonly realm: Realm;
 }
 
 let generations = 0;
@@ -301,6 +303,7 @@ const trampolines = new WeakMap<Function, { link: Link; name: string }>();
 class Link implements KataLink {
   private sandbox: Sandbox;
   private starts = 1;
+  readonly realm: Realm = realmOf(() => this.sandbox);
 
   constructor(private readonly kataId: string, private readonly spec: KataSpec, sandbox: Sandbox) {
     this.sandbox = sandbox;
@@ -417,16 +420,20 @@ function takeLoad(sandbox: Sandbox, answer: { [key: string]: Json }): void {
     }
   }
   sandbox.realm = decodeTable(answer.realm) as Sandbox["realm"];
-  useRealm({
-    afterIdle: (callback) => afterBothIdle(sandbox, callback),
+}
+
+/** What realm.ts asks, answered by the kata's sandbox (the current one: a restart replaces it). */
+function realmOf(current: () => Sandbox): Realm {
+  return {
+    afterIdle: (callback) => afterBothIdle(current(), callback),
     cpuTimeMs(run) {
-      const before = sandbox.cpuMs();
+      const before = current().cpuMs();
       run();
-      const after = sandbox.cpuMs();
+      const after = current().cpuMs();
       return before === undefined || after === undefined ? 0 : after - before;
     },
-    activeTimers: () => Number(sandbox.realm.activeTimers?.()),
-    helperCpuMs: () => sandbox.cpuMs() ?? 0,
+    activeTimers: () => Number(current().realm.activeTimers?.()),
+    helperCpuMs: () => current().cpuMs() ?? 0,
     callEach: <A extends readonly unknown[], R>(fn: (...args: A) => R, argsList: readonly A[]): R[] => {
       const bridged = trampolines.get(fn);
       return bridged ? bridged.link.each(bridged.name, argsList, false).map((s) => (s as { value: R }).value) : argsList.map((args) => fn(...args));
@@ -442,7 +449,7 @@ function takeLoad(sandbox: Sandbox, answer: { [key: string]: Json }): void {
         }
       });
     },
-  });
+  };
 }
 
 /**

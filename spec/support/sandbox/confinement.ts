@@ -13,6 +13,7 @@
 import { spawnSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
+import { CONFINEMENT_ENV } from "./env.ts";
 
 export type ConfinementLevel = "namespaces" | "other-user" | "permissions";
 
@@ -95,7 +96,6 @@ export function sandboxLaunch(confinement: Confinement, dir: string, entry: stri
   return { command: process.execPath, args: node, env, ...(confinement.level === "other-user" ? { uid: confinement.uid, gid: confinement.gid } : {}) };
 }
 
-export const CONFINEMENT_ENV = "GRADE_SANDBOX_CONFINEMENT";
 
 export function confinementFromEnv(): Confinement {
   const text = process.env[CONFINEMENT_ENV];
