@@ -412,14 +412,15 @@ function takeLoad(sandbox: Sandbox, answer: { [key: string]: Json }): void {
     return out;
   };
   sandbox.exports = decodeTable(answer.exports);
+  sandbox.realm = decodeTable(answer.realm) as Sandbox["realm"];
+  decoder.finish();
   sandbox.exportIds = {};
   const table = answer.exports;
   if (table !== null && typeof table === "object" && !Array.isArray(table)) {
     for (const [name, slot] of Object.entries(table)) {
-      if (slot !== null && typeof slot === "object" && !Array.isArray(slot) && slot.$ === "k" && typeof slot.id === "number") sandbox.exportIds[name] = slot.id;
+      if (slot !== null && typeof slot === "object" && !Array.isArray(slot) && typeof slot.id === "number") sandbox.exportIds[name] = slot.id;
     }
   }
-  sandbox.realm = decodeTable(answer.realm) as Sandbox["realm"];
 }
 
 /** What realm.ts asks, answered by the kata's sandbox (the current one: a restart replaces it). */

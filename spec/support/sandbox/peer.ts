@@ -239,6 +239,7 @@ export class Peer {
       const decoder = gen.codec.decoder(message.o);
       value = decoder.slot(message.v ?? null);
       gen.codec.applyChanges(message.m, decoder);
+      decoder.finish();
     } catch (error) {
       throw this.broken(error);
     }
@@ -317,6 +318,7 @@ export class Peer {
       fn = decoder.slot(message.f ?? null);
       self = decoder.slot(message.this ?? null);
       args = (Array.isArray(message.a) ? message.a : []).map((a) => decoder.slot(a));
+      decoder.finish();
     } catch (error) {
       this.send({ t: "err", g: gen.g, id: message.id ?? null, why: `a call that is not one of the protocol: ${(error as Error).message}` });
       return;
@@ -352,6 +354,7 @@ export class Peer {
     const decoder = gen.codec.decoder(message.o);
     const value = decoder.slot(message.v ?? null);
     gen.codec.applyChanges(message.m, decoder);
+    decoder.finish();
     if (message.ok === true) entry.resolve(value);
     else entry.reject(value);
   }
@@ -361,7 +364,9 @@ export class Peer {
     if (message.g !== gen.g) return;
     const controller = gen.controllers.get(Number(message.s));
     if (!controller || controller.signal.aborted) return;
-    const reason = gen.codec.decoder(message.o).slot(message.reason ?? null);
+    const decoder = gen.codec.decoder(message.o);
+    const reason = decoder.slot(message.reason ?? null);
+    decoder.finish();
     controller.abort(reason);
   }
 

@@ -215,16 +215,23 @@ export class Codec {
   }
 }
 
-/** Encodes the values of one message: slots first, then the table of the objects they name. */
+/**
+ * Encodes the values of one message. An object is described where it first stands (its slot is
+ * its description, nested like the value), INLINE_DEPTH levels deep at most: what lies deeper is
+ * described in the message's table, flat, so that no nesting, however deep, reaches JSON's or the
+ * stack's limits. A later mention of an object already described is {"$": "k", "id"}; the first
+ * description then gets that id too (a local, negative one for data that keeps no identity).
+ */
 export class Encoder {
-  /** What to describe, in order; a prototype to describe as a class is queued as a ClassOf. */
-  private readonly queue: Array<Queued | ClassOf> = [];
-  private readonly queued = new Set<number>();
-  /** Objects of this message alone: their ids are negative, and the receiver keeps no mirror of them. */
-  private readonly local = new Map<object, number>();
-
-  /** How deep below the message's values the object being described lies. */
+  /** The objects this message has described (or put in its table), and their descriptions. */
+  private readonly placed = new Map<object | symbol, JsonObject>();
+  /** Described in the table, in order: objects deeper than INLINE_DEPTH below the last inline root. */
+  private readonly deferred: Array<{ value: object | symbol; entry: JsonObject; fresh: boolean; depth: number }> = [];
+  private nextLocal = -1;
+  /** How deep below the message's values the object being described lies (for IDENTITY_DEPTH). */
   private depth = 0;
+  /** How deep the current inline description is nested (for INLINE_DEPTH). */
+  private nesting = 0;
 
   /**
    * `persistent` false: plain data (objects, arrays, errors, dates, ...) crosses as this message's
@@ -251,131 +258,173 @@ export class Encoder {
         return { $: "i", v: value.toString() };
       case "function":
         if (this.codec.identities.mirrorId(value) === undefined && !this.codec.callable(method)) return { $: "inert", name: safeName(value) };
-        return this.ref(value);
+        return this.object(value);
       case "symbol":
       case "object":
-        return value === null ? null : this.ref(value);
+        return value === null ? null : this.object(value);
     }
   }
 
   /** A function that crosses callable wherever it stands (a kata's exported functions). */
   callableSlot(value: Function): Json {
-    return this.ref(value);
+    return this.object(value);
   }
 
-  private ref(value: object | symbol): Json {
+  private object(value: object | symbol): Json {
     const identities = this.codec.identities;
     const mirrored = identities.mirrorId(value);
     if (mirrored !== undefined) return { $: "r", id: mirrored };
-    const known = identities.known(value);
-    if (known !== undefined) {
-      if (!this.queued.has(known)) {
-        this.queued.add(known);
-        this.queue.push({ value, id: known, fresh: false, depth: this.depth + 1 });
-      }
-      return { $: "k", id: known };
+    const placed = this.placed.get(value);
+    if (placed) {
+      if (placed.id === undefined) placed.id = this.nextLocal--;
+      return { $: "k", id: placed.id };
     }
     const depth = this.depth + 1;
-    if ((!this.persistent || depth > IDENTITY_DEPTH) && typeof value === "object" && isData(value)) {
-      let id = this.local.get(value);
-      if (id === undefined) {
-        id = -(this.local.size + 1);
-        this.local.set(value, id);
-        this.queue.push({ value, id, fresh: true, depth });
-      }
-      return { $: "k", id };
+    let id = identities.known(value);
+    let fresh = false;
+    if (id === undefined && !((!this.persistent || depth > IDENTITY_DEPTH) && typeof value === "object" && isData(value))) {
+      id = identities.assign(value);
+      fresh = true;
+    } else if (id === undefined) fresh = true;
+    if (this.nesting >= INLINE_DEPTH) {
+      const entry: JsonObject = { id: id ?? this.nextLocal-- };
+      this.placed.set(value, entry);
+      this.deferred.push({ value, entry, fresh, depth });
+      return { $: "k", id: entry.id };
     }
-    const id = identities.assign(value);
-    this.queued.add(id);
-    this.queue.push({ value, id, fresh: true, depth });
-    return { $: "k", id };
+    const saved = this.depth;
+    this.depth = depth;
+    this.nesting++;
+    try {
+      return this.describe(value, id, fresh);
+    } finally {
+      this.nesting--;
+      this.depth = saved;
+    }
   }
 
-  /** The descriptions of every object the slots named: call it once, after the last slot. */
+  /** The descriptions of the objects put off to the table: call it once, after the last slot. */
   table(): Json[] {
     const out: Json[] = [];
-    for (let i = 0; i < this.queue.length; i++) {
-      // Never `instanceof` on a queued value: a proxy's trap would run (and may throw) here.
-      const item = this.queue[i];
-      this.depth = item.depth;
-      out.push(item instanceof ClassOf ? this.describeClass(item) : this.describe(item));
+    for (let i = 0; i < this.deferred.length; i++) {
+      const { value, entry, fresh, depth } = this.deferred[i];
+      this.depth = depth;
+      this.nesting = 1;
+      // The entry object is the one its mentions hold: its description is written into it.
+      out.push(this.describe(value, entry.id as number, fresh, entry));
     }
     return out;
   }
 
-  private describe({ value, id, fresh }: Queued): JsonObject {
-    if (typeof value === "symbol") return { id, $: "y", d: value.description ?? null };
-    if (typeof value === "function") return { id, $: "f", name: safeName(value), len: safeLength(value) };
+  /** `into`: a table entry already placed (its id set); otherwise a new description, placed first. */
+  private start(value: object | symbol, kind: string, id: number | undefined, into?: JsonObject): JsonObject {
+    const d = into ?? {};
+    d.$ = kind;
+    if (id !== undefined) d.id = id;
+    if (!into) this.placed.set(value, d);
+    return d;
+  }
+
+  private describe(value: object | symbol, id: number | undefined, fresh: boolean, into?: JsonObject): JsonObject {
+    if (typeof value === "symbol") return Object.assign(this.start(value, "y", id, into), { d: value.description ?? null });
+    if (typeof value === "function") return Object.assign(this.start(value, "f", id, into), { name: safeName(value), len: safeLength(value) });
     let proto: object | null;
     try {
       proto = Object.getPrototypeOf(value) as object | null;
     } catch (error) {
       // A proxy whose getPrototypeOf trap throws (instanceof on it throws too).
-      return { id, $: "x", proto: { throw: this.slot(error) }, props: [] };
+      const d = this.start(value, "x", id, into);
+      d.props = [];
+      d.proto = { throw: this.slot(error) };
+      return d;
     }
     try {
-      if (proto === Object.prototype) return this.plainObject(value as Record<string, unknown>, id);
-      if (proto === Array.prototype) return this.array(value as unknown[], id);
+      if (proto === Object.prototype) return this.plainObject(value as Record<string, unknown>, id, into);
+      if (proto === Array.prototype) return this.array(value as unknown[], id, into);
       if (value instanceof Promise) {
-        if (fresh) this.codec.live.promiseSent(value, id);
-        return { id, $: "p" };
+        if (fresh && id !== undefined && id > 0) this.codec.live.promiseSent(value, id);
+        return this.start(value, "p", id, into);
       }
       if (typeof AbortSignal === "function" && value instanceof AbortSignal) {
-        if (fresh) this.codec.live.signalSent(value, id);
-        return { id, $: "s", aborted: value.aborted, reason: value.aborted ? this.slot(value.reason) : null };
+        if (fresh && id !== undefined && id > 0) this.codec.live.signalSent(value, id);
+        const d = this.start(value, "s", id, into);
+        d.aborted = value.aborted;
+        d.reason = value.aborted ? this.slot(value.reason) : null;
+        return d;
       }
       if (value instanceof Date) {
         const time = value.getTime();
-        return { id, $: "d", v: Number.isNaN(time) ? null : time };
+        return Object.assign(this.start(value, "d", id, into), { v: Number.isNaN(time) ? null : time });
       }
-      if (value instanceof Map) return { id, $: "m", v: [...value].map(([k, v]) => [this.slot(k), this.slot(v)]) };
-      if (value instanceof Set) return { id, $: "set", v: [...value].map((v) => this.slot(v)) };
-      if (value instanceof RegExp) return { id, $: "re", s: value.source, f: value.flags };
-      if (value instanceof ArrayBuffer) return { id, $: "b", k: "ArrayBuffer", v: Buffer.from(value).toString("base64") };
-      if (ArrayBuffer.isView(value) && !(value instanceof DataView)) return this.bytes(value, id);
+      if (value instanceof Map) {
+        const d = this.start(value, "m", id, into);
+        d.v = [...value].map(([k, v]) => [this.slot(k), this.slot(v)]);
+        return d;
+      }
+      if (value instanceof Set) {
+        const d = this.start(value, "set", id, into);
+        d.v = [...value].map((v) => this.slot(v));
+        return d;
+      }
+      if (value instanceof RegExp) return Object.assign(this.start(value, "re", id, into), { s: value.source, f: value.flags });
+      if (value instanceof ArrayBuffer) return Object.assign(this.start(value, "b", id, into), { k: "ArrayBuffer", v: Buffer.from(value).toString("base64") });
+      if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
+        const kind = Buffer.isBuffer(value) ? "Buffer" : (TYPED_ARRAYS.find((k) => value instanceof globalThis[k]) ?? "Uint8Array");
+        return Object.assign(this.start(value, "b", id, into), { k: kind, v: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64") });
+      }
       const errorClass = this.codec.errorClassOf(proto);
-      if (errorClass !== undefined) return { id, $: "e", c: errorClass, props: this.props(value, false) };
-      return this.general(value, proto, id);
+      if (errorClass !== undefined) {
+        const d = this.start(value, "e", id, into);
+        d.c = errorClass;
+        d.props = this.props(value, false);
+        return d;
+      }
+      return this.general(value, proto, id, into);
     } catch (error) {
-      return { id, $: "x", proto: { throw: this.slot(error) }, props: [] };
+      const d = this.start(value, "x", id, into);
+      d.props = [];
+      d.proto = { throw: this.slot(error) };
+      return d;
     }
   }
 
-  private plainObject(value: Record<string, unknown>, id: number): JsonObject {
-    const v: JsonObject = {};
+  private plainObject(value: Record<string, unknown>, id: number | undefined, into?: JsonObject): JsonObject {
+    let keys: string[];
+    let values: unknown[];
     try {
-      const keys = Object.keys(value);
+      keys = Object.keys(value);
       // A "$" key (ours) and locks need the general form. (A plain object's hidden properties do
       // not cross: none of the katas' values has any.)
-      if (!Object.isExtensible(value) || keys.includes("$")) return this.general(value, Object.prototype, id);
+      if (!Object.isExtensible(value) || keys.includes("$")) return this.general(value, Object.prototype, id, into);
       // A getter runs once here, and what it gives crosses as data; one that throws needs the general form.
-      for (const key of keys) defineOwn(v, key, this.slot(value[key], key));
+      values = keys.map((key) => value[key]);
     } catch {
-      return this.general(value, Object.prototype, id);
+      return this.general(value, Object.prototype, id, into);
     }
-    return { id, $: "o", v };
+    const d = this.start(value, "o", id, into);
+    const v: JsonObject = {};
+    d.v = v;
+    for (let i = 0; i < keys.length; i++) defineOwn(v, keys[i], this.slot(values[i], keys[i]));
+    return d;
   }
 
-  private array(value: unknown[], id: number): JsonObject {
-    if (!Object.isExtensible(value)) return this.general(value, Array.prototype, id);
+  private array(value: unknown[], id: number | undefined, into?: JsonObject): JsonObject {
+    if (!Object.isExtensible(value)) return this.general(value, Array.prototype, id, into);
     const length = value.length;
     const items: unknown[] = new Array(length);
     try {
       for (let i = 0; i < length; i++) {
-        if (!(i in value)) return this.general(value, Array.prototype, id); // a hole
+        if (!(i in value)) return this.general(value, Array.prototype, id, into); // a hole
         items[i] = value[i];
       }
     } catch {
-      return this.general(value, Array.prototype, id);
+      return this.general(value, Array.prototype, id, into);
     }
+    const d = this.start(value, "a", id, into);
     const v: Json[] = new Array(length);
+    d.v = v;
     for (let i = 0; i < length; i++) v[i] = this.slot(items[i]);
-    return { id, $: "a", v };
-  }
-
-  private bytes(value: ArrayBufferView, id: number): JsonObject {
-    const kind = Buffer.isBuffer(value) ? "Buffer" : (TYPED_ARRAYS.find((k) => value instanceof globalThis[k]) ?? "Uint8Array");
-    return { id, $: "b", k: kind, v: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64") };
+    return d;
   }
 
   /** Own string-keyed properties, in order, with what a getter gives (or throws). */
@@ -386,29 +435,30 @@ export class Encoder {
     } catch {
       return [];
     }
-    const props: Prop[] = [];
+    const found: Array<[string, unknown, boolean, boolean]> = [];
     for (const key of names) {
-      let descriptor: PropertyDescriptor | undefined;
-      let item: unknown;
       try {
-        descriptor = Object.getOwnPropertyDescriptor(value, key);
+        const descriptor = Object.getOwnPropertyDescriptor(value, key);
         if (!descriptor) continue;
-        item = "value" in descriptor ? descriptor.value : descriptor.get?.call(value);
+        found.push([key, "value" in descriptor ? descriptor.value : descriptor.get?.call(value), descriptor.enumerable === true, false]);
       } catch (error) {
-        props.push([key, this.slot(error), "g"]);
-        continue;
+        found.push([key, error, true, true]);
       }
-      const slot = this.slot(item, methods ? key : undefined);
-      props.push(descriptor.enumerable ? [key, slot] : [key, slot, "h"]);
     }
-    return props;
+    return found.map(([key, item, enumerable, threw]): Prop => {
+      if (threw) return [key, this.slot(item), "g"];
+      const slot = this.slot(item, methods ? key : undefined);
+      return enumerable ? [key, slot] : [key, slot, "h"];
+    });
   }
 
   /** Anything else: its prototype's kind (or class and methods), every own property, its lock. */
-  private general(value: object, proto: object | null, id: number): JsonObject {
-    const out: JsonObject = { id, $: "x", proto: this.protoSlot(value, proto), props: this.props(value, true) };
-    if (!Object.isExtensible(value)) out.lock = Object.isFrozen(value) ? "f" : Object.isSealed(value) ? "s" : "n";
-    return out;
+  private general(value: object, proto: object | null, id: number | undefined, into?: JsonObject): JsonObject {
+    const d = this.start(value, "x", id, into);
+    d.proto = this.protoSlot(value, proto);
+    d.props = this.props(value, true);
+    if (!Object.isExtensible(value)) d.lock = Object.isFrozen(value) ? "f" : Object.isSealed(value) ? "s" : "n";
+    return d;
   }
 
   private protoSlot(value: object, proto: object | null): Json {
@@ -418,17 +468,13 @@ export class Encoder {
     // A class instance: its prototype crosses once, with the methods its prototype chain holds
     // (a FakeClock's `now` and `sleep`, a registry's `lookup`), so two instances of one class share
     // one prototype on the other side too.
-    let id = this.codec.identities.known(proto);
-    if (id === undefined) id = this.codec.identities.assign(proto);
-    if (!this.queued.has(id)) {
-      this.queued.add(id);
-      this.queue.push(new ClassOf(proto, id, Array.isArray(value), this.depth));
-    }
-    return { $: "k", id };
-  }
-
-  /** A prototype, described as a class: its name and the methods of its chain. */
-  private describeClass({ proto, id, array }: ClassOf): JsonObject {
+    const identities = this.codec.identities;
+    const mirrored = identities.mirrorId(proto);
+    if (mirrored !== undefined) return { $: "r", id: mirrored };
+    const placed = this.placed.get(proto);
+    if (placed) return { $: "k", id: placed.id as number };
+    const id = identities.known(proto) ?? identities.assign(proto);
+    const d = this.start(proto, "cls", id);
     const m: JsonObject = {};
     for (let p: object | null = proto; p !== null && p !== Object.prototype && p !== Array.prototype; p = Object.getPrototypeOf(p) as object | null) {
       for (const key of Object.getOwnPropertyNames(p)) {
@@ -438,22 +484,15 @@ export class Encoder {
       }
     }
     const ctor = (proto as { constructor?: unknown }).constructor;
-    return { id, $: "cls", cls: typeof ctor === "function" ? safeName(ctor) : "", array, m };
+    d.cls = typeof ctor === "function" ? safeName(ctor) : "";
+    d.array = Array.isArray(value);
+    d.m = m;
+    return d;
   }
 }
 
-interface Queued {
-  value: object | symbol;
-  id: number;
-  /** Crossing for the first time: a promise or signal then gets its settlement or abort sent. */
-  fresh: boolean;
-  depth: number;
-}
-
-/** Stands in the encoder's queue for a prototype to describe as a class. */
-class ClassOf {
-  constructor(readonly proto: object, readonly id: number, readonly array: boolean, readonly depth: number) {}
-}
+/** Descriptions nest this deep at most in a message; deeper ones go to its table. */
+const INLINE_DEPTH = 100;
 
 /** Data deeper than this below a message's values keeps no identity across messages (Encoder). */
 export const IDENTITY_DEPTH = 64;
@@ -470,38 +509,36 @@ function isData(value: object): boolean {
   return value instanceof Error || value instanceof Date || value instanceof Map || value instanceof Set || value instanceof RegExp || ArrayBuffer.isView(value);
 }
 
-/** Decodes one message: every object of its table is built first, then filled, then slots read. */
+const DESCRIPTION_KINDS = new Set(["o", "a", "x", "e", "f", "p", "s", "d", "m", "set", "re", "b", "y", "cls"]);
+
+/**
+ * Decodes one message, in the order it was encoded: its values, then its table. An object is
+ * built where its description stands; one the table describes is built when first mentioned and
+ * filled at its turn. Call `finish` once every value of the message has been read: until then,
+ * objects of the table may be empty.
+ */
 export class Decoder {
   private readonly built = new Map<number, unknown>();
-  /** The errors that mirrors of proxies throw, filled in once every object is built. */
-  private readonly throwBoxes = new Map<number, { thrown?: unknown }>();
+  private readonly entries = new Map<number, JsonObject>();
+  private readonly table: JsonObject[] = [];
+  /** The errors that mirrors of proxies throw, filled in once the error is built. */
   private readonly controllers = new Map<number, AbortController>();
 
   constructor(private readonly codec: Codec, table: Json | undefined, private readonly arrivals?: Arrival[]) {
     if (table === undefined) return;
     if (!Array.isArray(table)) throw new WireError("a message's table must be an array");
-    const fresh: boolean[] = new Array(table.length);
-    for (let i = 0; i < table.length; i++) {
-      const entry = table[i];
+    for (const entry of table) {
       if (!isObject(entry)) throw new WireError("a table entry must be an object");
-      const id = idOf(entry);
-      const existing = id > 0 ? codec.identities.mirror(id) : undefined;
-      fresh[i] = existing === undefined;
-      if (existing !== undefined) this.built.set(id, existing);
-      else {
-        const shell = this.shell(entry, id);
-        this.built.set(id, shell);
-        // An object of this message alone (negative id) leaves no mirror behind.
-        if (id > 0) codec.identities.setMirror(id, shell as object);
-      }
+      this.entries.set(idOf(entry), entry);
+      this.table.push(entry);
     }
-    for (let i = 0; i < table.length; i++) this.fill(table[i] as JsonObject, fresh[i]);
   }
 
   slot(wire: Json): unknown {
     if (wire === null || typeof wire !== "object") return wire;
     if (Array.isArray(wire)) throw new WireError("a bare array is not a slot");
-    switch (wire.$) {
+    const tag = wire.$;
+    switch (tag) {
       case "u":
         return undefined;
       case "n":
@@ -510,20 +547,66 @@ export class Decoder {
         return BigInt(String(wire.v));
       case "r":
         return this.codec.identities.own(idOf(wire));
-      case "k": {
-        const id = idOf(wire);
-        if (!this.built.has(id)) throw new WireError(`a slot names object ${id}, which the message does not describe`);
-        return this.built.get(id);
-      }
+      case "k":
+        return this.mention(idOf(wire));
       case "inert":
         return inertFunction(String(wire.name ?? ""));
-      default:
-        throw new WireError(`unknown slot ${JSON.stringify(wire.$)}`);
+    }
+    if (typeof tag === "string" && DESCRIPTION_KINDS.has(tag)) {
+      // Described here: built and filled now (a later mention of it is a "k").
+      const id = wire.id === undefined ? undefined : idOf(wire);
+      const { target, fresh } = this.make(wire, id);
+      this.fill(wire, id, target as Record<string, unknown>, fresh);
+      return target;
+    }
+    throw new WireError(`unknown slot ${JSON.stringify(tag)}`);
+  }
+
+  /** Fills what the table describes: call once, after the message's last slot. */
+  finish(): void {
+    for (const entry of this.table) {
+      const id = idOf(entry);
+      if (this.filled.has(id)) continue;
+      this.filled.add(id);
+      const made = this.pending.get(id) ?? this.make(entry, id);
+      this.fill(entry, id, made.target as Record<string, unknown>, made.fresh);
     }
   }
 
-  private shell(entry: JsonObject, id: number): unknown {
+  /** Table entries built (when first mentioned) and not filled yet, and whether each is new. */
+  private readonly pending = new Map<number, { target: unknown; fresh: boolean }>();
+  private readonly filled = new Set<number>();
+  /** Per description of a proxy whose getPrototypeOf threw: the box its trap throws from. */
+  private readonly boxes = new Map<JsonObject, { thrown?: unknown }>();
+
+  private mention(id: number): unknown {
+    if (this.built.has(id)) return this.built.get(id);
+    const entry = this.entries.get(id);
+    if (!entry) throw new WireError(`a slot names object ${id}, which the message does not describe`);
+    // Described further on, in the table: built now, filled at its turn.
+    const made = this.make(entry, id);
+    this.pending.set(id, made);
+    return made.target;
+  }
+
+  /** The object a description stands for: this side's mirror of it when there is one, else a new one. */
+  private make(d: JsonObject, id: number | undefined): { target: unknown; fresh: boolean } {
+    const existing = id !== undefined && id > 0 ? this.codec.identities.mirror(id) : undefined;
+    const fresh = existing === undefined;
+    const target = existing ?? this.shell(d, id);
+    if (id !== undefined) {
+      this.built.set(id, target);
+      if (fresh && id > 0) this.codec.identities.setMirror(id, target as object);
+    }
+    return { target, fresh };
+  }
+
+  private shell(entry: JsonObject, id: number | undefined): unknown {
     const live = this.codec.live;
+    const needId = () => {
+      if (id === undefined || id < 0) throw new WireError(`a ${String(entry.$)} needs an id of its sender's`);
+      return id;
+    };
     switch (entry.$) {
       // A new plain object or array is the one JSON.parse made: its slots are replaced in place.
       case "o":
@@ -537,10 +620,10 @@ export class Decoder {
         if (isObject(proto) && "throw" in proto) {
           // Its getPrototypeOf trap threw: the mirror's throws the same error (filled in below).
           const box: { thrown?: unknown } = {};
-          this.throwBoxes.set(id, box);
+          this.boxes.set(entry, box);
           return new Proxy({}, { getPrototypeOf() { throw box.thrown; } });
         }
-        return proto === "a" ? [] : {};
+        return proto === "a" || (isObject(proto) && proto.array === true) ? [] : {};
       }
       case "cls":
         return Object.create(entry.array === true ? Array.prototype : Object.prototype);
@@ -557,12 +640,12 @@ export class Decoder {
         return Object.create((this.codec.errorClass(name) as { prototype: object }).prototype);
       }
       case "f":
-        return live.remoteFunction(id, String(entry.name ?? ""), Number(entry.len) || 0);
+        return live.remoteFunction(needId(), String(entry.name ?? ""), Number(entry.len) || 0);
       case "p":
-        return live.remotePromise(id);
+        return live.remotePromise(needId());
       case "s": {
-        const controller = live.remoteSignal(id);
-        this.controllers.set(id, controller);
+        const controller = live.remoteSignal(needId());
+        this.controllers.set(needId(), controller);
         return controller.signal;
       }
       case "d":
@@ -582,9 +665,8 @@ export class Decoder {
     }
   }
 
-  private fill(entry: JsonObject, fresh: boolean): void {
-    const id = idOf(entry);
-    const target = this.built.get(id) as Record<string, unknown>;
+  private fill(entry: JsonObject, id: number | undefined, target: Record<string, unknown>, fresh: boolean): void {
+    const tracked = this.arrivals !== undefined && id !== undefined && id > 0;
     switch (entry.$) {
       case "o": {
         if (fresh) {
@@ -592,7 +674,7 @@ export class Decoder {
             const slot = target[key];
             if (slot !== null && typeof slot === "object") target[key] = this.slot(slot as Json);
           }
-          if (this.arrivals && id > 0) this.arrivals.push(stateOf(id, target));
+          if (tracked) this.arrivals!.push(stateOf(id!, target));
           return;
         }
         if (!isObject(entry.v)) throw new WireError("an object's content must be an object");
@@ -600,7 +682,7 @@ export class Decoder {
         const keys = Object.keys(source);
         const values = keys.map((key) => this.slot(source[key]));
         refill(target, keys, values);
-        this.arrivals?.push({ id, target, keys, values });
+        if (tracked) this.arrivals!.push({ id: id!, target, keys, values });
         return;
       }
       case "a": {
@@ -610,17 +692,17 @@ export class Decoder {
             const slot = array[i];
             if (slot !== null && typeof slot === "object") array[i] = this.slot(slot as Json);
           }
-          if (this.arrivals && id > 0) this.arrivals.push(stateOf(id, target));
+          if (tracked) this.arrivals!.push(stateOf(id!, target));
           return;
         }
         if (!Array.isArray(entry.v)) throw new WireError("an array's content must be an array");
         const values = entry.v.map((item) => this.slot(item));
         refillArray(target as unknown as unknown[], values);
-        this.arrivals?.push({ id, target, keys: [], values });
+        if (tracked) this.arrivals!.push({ id: id!, target, keys: [], values });
         return;
       }
       case "x":
-        return this.fillGeneral(entry, id, target, fresh);
+        return this.fillGeneral(entry, target, fresh);
       case "cls": {
         if (!fresh || !isObject(entry.m)) return;
         const methods = entry.m;
@@ -633,7 +715,7 @@ export class Decoder {
         if (fresh) this.defineProps(target, entry.props);
         return;
       case "s": {
-        const controller = this.controllers.get(id);
+        const controller = id === undefined ? undefined : this.controllers.get(id);
         if (controller && entry.aborted === true && !controller.signal.aborted) controller.abort(this.slot(entry.reason ?? { $: "u" }));
         return;
       }
@@ -657,9 +739,9 @@ export class Decoder {
     }
   }
 
-  private fillGeneral(entry: JsonObject, id: number, target: Record<string, unknown>, fresh: boolean): void {
+  private fillGeneral(entry: JsonObject, target: Record<string, unknown>, fresh: boolean): void {
     const proto = entry.proto;
-    const box = this.throwBoxes.get(id);
+    const box = this.boxes.get(entry);
     if (box && isObject(proto)) {
       box.thrown = this.slot(proto.throw);
       return;
