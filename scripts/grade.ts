@@ -12,6 +12,7 @@ import { jsonReport, type RunInfo } from "./lib/grader/report-json.ts";
 import { junitReport } from "./lib/grader/report-junit.ts";
 import { markdownReport } from "./lib/grader/report-markdown.ts";
 import { failures, integritySection, nextSteps, styleFor, table } from "./lib/grader/report-terminal.ts";
+import { sandboxLine, sandboxOf } from "./lib/grader/integrity-report.ts";
 import { chooseTests } from "./lib/grader/only.ts";
 import { LEVEL_FLAG, levelsNote, parseLevels } from "./lib/grader/levels.ts";
 import { FLAW_DIFF, fixtureImplRoot, standsOnReference } from "./lib/fixtures/known-bad.ts";
@@ -117,6 +118,8 @@ async function run(argv: string[], scratch: string[]): Promise<number> {
 
   console.log("");
   console.log(table(scores, style, runs));
+  const sandbox = sandboxOf(runs);
+  if (sandbox) console.log(style.dim(`\n${sandboxLine(sandbox)}`));
   // Right under the table: a 0 for a forgery must not be read as an unfinished kata.
   const integrity = integritySection(runs, style);
   if (integrity) console.log(integrity);

@@ -1,6 +1,6 @@
 // npm run test:browser: opens the grader's HTML report in a real browser (Debian's chromium,
 // driven by playwright-core), checks that the figures it shows are the JSON report's, then that a
-// report with a tampered, a refused and a noted kata shows their badges and Integrity sections,
+// report with a refused and a noted kata shows their badges and Integrity sections,
 // and saves screenshots (.grade/browser/report.png, integrity.png) for a person to look at.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -51,24 +51,22 @@ function mixedImplementation(): string {
 const INJECTED = `<img src=x id="injected">`;
 
 /**
- * Runs as run-kata.ts returns them for a tampered, a refused, a noted and a clean kata: cheaper
- * than grading four forgeries, and the HTML report reads nothing else.
+ * Runs as run-kata.ts returns them for a refused, a noted and a clean kata: cheaper than grading
+ * them, and the HTML report reads nothing else.
  */
 function integrityRuns(): KataRun[] {
   const tests = (kata: string, distrust?: string): TestResult[] => ["1. task > first", "1. task > second"].map((name) => ({
     kata, file: `spec/${kata}/none.spec.ts`, name, level: "L1", weight: 1, bank: false, taskId: 1,
     ...(distrust ? { status: "fail", summary: distrust, message: distrust } : { status: "pass" }),
   }));
-  const tampered = "spec/01-regex-dispatch/parse.spec.ts: a test that must fail passed (canary beside 'x')";
   const refused = "katas/02-schema-validation/index.ts imports 'vitest': a kata may import only its own files";
   const run = (id: string, number: number, integrity: KataRun["integrity"], distrust?: string): KataRun => ({
     kata: { id, number }, tests: tests(id, distrust), problems: distrust ? [distrust.replace(/^not counted: /, "scored 0: ")] : [], hungTests: [], durationMs: 1, integrity,
   });
   return [
-    run("01-tampered", 1, { refused: [], tampered: [tampered], notes: [`01-tampered/index.ts:3: names the test runner or its internals: ${INJECTED}`] }, `not counted: tampering seen: ${tampered}`),
-    run("02-refused", 2, { refused: [refused], tampered: [], notes: [] }, `not counted: import refused: ${refused}`),
-    run("03-noted", 3, { refused: [], tampered: [], notes: [`03-noted/index.ts:7: names /proc: ${INJECTED}`] }),
-    run("04-clean", 4, { refused: [], tampered: [], notes: [] }),
+    run("02-refused", 2, { refused: [refused], notes: [`02-refused/${INJECTED}: a symbolic link (not copied: a kata's files are its own)`] }, `not counted: import refused: ${refused}`),
+    run("03-noted", 3, { refused: [], notes: [`03-noted/${INJECTED}.ts: a symbolic link (not copied: a kata's files are its own)`] }),
+    run("04-clean", 4, { refused: [], notes: [] }),
   ];
 }
 
@@ -90,7 +88,7 @@ interface KataFigures {
 
 export async function main(argv: string[]): Promise<number> {
   if (argv.includes("--help")) {
-    console.log(usage("npm run test:browser", "Grades a mix of a reference, a known-bad fixture and a stub into an HTML report, opens it in chromium (CHROMIUM_PATH, default /usr/bin/chromium), checks its figures against the JSON report, checks the integrity badges and sections on a report of a tampered, a refused and a noted kata, checks grade:round's leaderboard page (figures, sorting, chart, report link), and saves screenshots to .grade/browser/ (report.png, integrity.png, leaderboard.png).", {}));
+    console.log(usage("npm run test:browser", "Grades a mix of a reference, a known-bad fixture and a stub into an HTML report, opens it in chromium (CHROMIUM_PATH, default /usr/bin/chromium), checks its figures against the JSON report, checks the integrity badges and sections on a report of a refused and a noted kata, checks grade:round's leaderboard page (figures, sorting, chart, report link), and saves screenshots to .grade/browser/ (report.png, integrity.png, leaderboard.png).", {}));
     return 0;
   }
   if (argv.length > 0) {
@@ -184,17 +182,17 @@ export async function main(argv: string[]): Promise<number> {
     const chartBadges = await page.$$eval("svg.overview text.badge-label", (elements) =>
       (elements as unknown as PageElement[]).map((t) => `${t.dataset.kata}:${t.textContent}`));
     const find = (kata: string) => kataIntegrity.find((k) => k.kata === kata);
-    for (const [kata, status] of [["01-tampered", "tampered"], ["02-refused", "refused"]] as const) {
+    for (const [kata, status] of [["02-refused", "refused"]] as const) {
       const k = find(kata);
       check(k?.badge?.status === status && k.badge.text.toLowerCase() === status, `${kata}: no visible "${status}" badge on its heading (${JSON.stringify(k?.badge)})`);
       check(k?.badge?.colour === "rgb(198, 40, 40)", `${kata}: its badge is not red (${k?.badge?.colour})`);
       check(chartBadges.includes(`${kata}:${status.toUpperCase()}`), `${kata}: no ${status.toUpperCase()} under its chart label (chart has ${chartBadges.join(", ") || "none"})`);
       check(k?.section?.status === status && k.section.text.includes("Integrity") && k.section.text.includes(`${status}: `), `${kata}: no visible Integrity section listing what was ${status} (${JSON.stringify(k?.section)})`);
     }
-    check(!!find("01-tampered")?.section?.text.includes(INJECTED), "01-tampered: its note does not show the source as text");
+    check(!!find("02-refused")?.section?.text.includes(INJECTED), "02-refused: its note does not show the file name as text");
     check(find("03-noted")?.section?.status === "notes" && !find("03-noted")?.badge, `03-noted: notes should be listed without a badge (${JSON.stringify(find("03-noted"))})`);
     check(!find("04-clean")?.section && !find("04-clean")?.badge, "04-clean: a clean kata shows a badge or an Integrity section");
-    check(chartBadges.length === 2, `the chart shows ${chartBadges.length} badges, expected 2`);
+    check(chartBadges.length === 1, `the chart shows ${chartBadges.length} badges, expected 1`);
     check((await page.$$("#injected")).length === 0, "a note's text became markup: the report does not escape it");
     await page.screenshot({ path: join(out, "integrity.png"), fullPage: true });
 

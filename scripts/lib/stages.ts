@@ -106,6 +106,35 @@ export const STAGES: Readonly<Record<string, readonly Stage[]>> = {
       },
     },
   ],
+  "04-stream-assembly": [
+    {
+      level: "L1",
+      minutes: 30,
+      tasks: [1, 2, 3],
+      summary: {
+        en: "chat-completions chunks: text released as it comes, calls by index with id and name taken once and arguments appended, ready when the next call starts or the stream finishes, arguments parsed once; the result and replay",
+        "zh-CN": "chat-completions 数据块：文本到达即放出，按 index 组装调用，id 和名字只取一次，参数追加，下一个调用开始或流结束时就绪，参数只解析一次；结果和 replay",
+      },
+    },
+    {
+      level: "L2",
+      minutes: 90,
+      tasks: [1, 2, 3, 4],
+      summary: {
+        en: "the exact rules: which call a fragment belongs to, every server quirk, ready only at a call's end, truncation, strict arguments and their error codes; the Responses, Anthropic, Gemini and Ollama dialects; the recordings",
+        "zh-CN": "精确的规则：片段属于哪个调用、每一种服务器怪癖、只在调用结束时就绪、截断、严格的参数读取及其错误码；Responses、Anthropic、Gemini 和 Ollama 方言；录制的流",
+      },
+    },
+    {
+      level: "L3",
+      minutes: 45,
+      tasks: [5, 6, 7],
+      summary: {
+        en: "raw server-sent events and NDJSON cut anywhere, as text and bytes; <tool_call> tags in the text; limits, hostile streams, linear time",
+        "zh-CN": "在任意位置被切开的原始 server-sent events 和 NDJSON，文本和字节两种形式；文本中的 <tool_call> 标签；上限、恶意的流、线性时间",
+      },
+    },
+  ],
 };
 
 /** The plan of one kata ("01-regex-dispatch"), or undefined for a kata without one. */

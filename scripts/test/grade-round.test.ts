@@ -98,7 +98,7 @@ describe("grade:round", () => {
     }
 
     const markdown = readFileSync(join(out, "board.md"), "utf8");
-    expect(markdown).toMatch(/^\| # \| candidate \| overall \| 01-regex-dispatch \| L1 \| L2 \| L3 \| integrity \| time \| note \|$/m);
+    expect(markdown).toMatch(/^\| # \| candidate \| overall \| 01-regex-dispatch \| L1 \| L2 \| L3 \| integrity \| sandbox \| time \| note \|$/m);
     expect(markdown).toMatch(/^\| 1 \| solutions \| 100\.0 \| 100\.0 \|/m);
     expect(markdown).toMatch(/^\| \d \| runner-import \| 0\.0 \| 0\.0 \|.*\| refused \|/m);
     // grade --markdown: the candidate's own summary, the same score.

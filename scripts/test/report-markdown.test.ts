@@ -27,7 +27,7 @@ describe("grade --markdown", () => {
   });
 
   test("with the bank: two more columns and the bank's overall; a forged kata says so under the table", () => {
-    const runs = [run("01-a", 1, [["L1", true], ["L1", true, true], ["L2", false, true]]), run("02-b", 2, [["L1", false]], { refused: ["02-b/index.ts imports 'vitest'"], tampered: [], notes: [] })];
+    const runs = [run("01-a", 1, [["L1", true], ["L1", true, true], ["L2", false, true]]), run("02-b", 2, [["L1", false]], { refused: ["02-b/index.ts imports 'vitest'"], notes: [] })];
     const text = markdownReport(runs, score(runs), { ...info, bank: true, levels: ["L1"] });
     expect(text).toContain("### tool-use-katas: 50.0 / 100 (bank 50.0)");
     expect(text).toContain("| kata | score | L1 | L2 | L3 | passing | bank | bank passing | integrity |");

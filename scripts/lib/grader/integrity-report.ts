@@ -39,3 +39,11 @@ export function firstNotes(notes: string[], max: number): { shown: string[]; mor
   const shown = notes.slice(0, max);
   return { shown, more: notes.length - shown.length };
 }
+
+/** How the graded code was confined in this grade (the same for every kata that ran), or undefined when none ran. */
+export function sandboxOf(runs: KataRun[]): { level: string; words: string } | undefined {
+  return runs.find((run) => run.sandbox)?.sandbox;
+}
+
+/** The one line every report gives it. */
+export const sandboxLine = (sandbox: { words: string }): string => `Graded code ran in a sandbox: ${sandbox.words}.`;

@@ -1,7 +1,7 @@
 // One self-contained HTML page: a chart of the score per kata and level (inline SVG, no script,
 // no network), then per kata its figures and its failing tests. Figures carry data-* attributes
 // so that a browser test can read what the page shows.
-import { integrityStatus, type IntegrityStatus } from "./integrity-report.ts";
+import { integrityStatus, sandboxLine, sandboxOf, type IntegrityStatus } from "./integrity-report.ts";
 import { levelsNote } from "./levels.ts";
 import { inTeachingOrder } from "./next-test.ts";
 import { escapeXml } from "./report-junit.ts";
@@ -118,11 +118,13 @@ pre{margin:0;white-space:pre-wrap;word-break:break-word}.problems{color:#c62828}
 .badge{background:#c62828;color:#fff;border-radius:3px;padding:0 .4em;font-size:.6em;text-transform:uppercase;vertical-align:middle}
 .overview .badge-label{font-size:12px;font-weight:bold;fill:#c62828}
 .integrity{border-left:3px solid #c62828;padding-left:.8em}.integrity[data-integrity="notes"]{border-color:#bbb}
+.sandbox{color:#555;font-size:.9em}
 .narrowed{color:#8a6d00;background:#fff8e1;padding:.3em .6em;border-radius:4px}
 .integrity ul{margin:.3em 0;padding-left:1.2em;word-break:break-word}.integrity .refused{color:#c62828}.integrity .note{color:#666}
 </style></head><body>
 <h1 data-overall="${scores.overall}">Overall ${scores.overall.toFixed(1)}${scores.bankOverall === undefined ? "" : ` <small>bank ${scores.bankOverall.toFixed(1)}</small>`} <small>impl ${escapeXml(info.impl)} · seed ${info.seed} · ${escapeXml(info.startedAt.toISOString())}</small></h1>
 ${narrowedNote(info)}
+${sandboxOf(runs) ? `<p class="sandbox" data-sandbox="${escapeXml(sandboxOf(runs)!.level)}">${escapeXml(sandboxLine(sandboxOf(runs)!))}</p>` : ""}
 ${overviewChart(runs, scores)}
 ${cards}
 </body></html>

@@ -1,7 +1,7 @@
 // The machine-readable report: Exercism's test-runner results.json, version 3, plus the
 // GitHub-Classroom-style score fields and `x_`-prefixed extras. Always valid JSON.
 import type { Level } from "../../../spec/support/test-tag.ts";
-import { integrityStatus, untrustedRuns, untrustedSentence, worstStatus } from "./integrity-report.ts";
+import { integrityStatus, sandboxOf, untrustedRuns, untrustedSentence, worstStatus } from "./integrity-report.ts";
 import type { KataRun } from "./run-kata.ts";
 import { LEVELS, percent, type Scores } from "./score.ts";
 import { testCode } from "./test-code.ts";
@@ -89,6 +89,8 @@ export function jsonReport(runs: KataRun[], scores: Scores, info: RunInfo) {
     x_duration_ms: info.durationMs,
     x_levels: levelFigures(scores.levels),
     x_integrity: worstStatus(runs),
+    // How the graded code was confined: the guarantee the score rests on (see the interviewer guide).
+    ...(sandboxOf(runs) ? { x_sandbox: sandboxOf(runs) } : {}),
     ...(distrust ? { x_integrity_message: distrust } : {}),
     x_katas: runs.map((run, i) => ({
       kata: run.kata.id,

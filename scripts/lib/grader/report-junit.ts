@@ -33,7 +33,7 @@ export function junitReport(runs: KataRun[], scores: Scores): string {
     const problems = errLines.length > 0 ? `\n    <system-err>${escapeXml(errLines.join("\n"))}</system-err>` : "";
     return [
       `  <testsuite name="${escapeXml(run.kata.id)}" tests="${run.tests.length}" failures="${count(run, "fail")}" errors="${count(run, "error")}" time="${seconds(run.durationMs)}">`,
-      `    <properties><property name="score" value="${scores.katas[i].score}"/><property name="integrity" value="${integrityStatus(run.integrity)}"/></properties>`,
+      `    <properties><property name="score" value="${scores.katas[i].score}"/><property name="integrity" value="${integrityStatus(run.integrity)}"/>${run.sandbox ? `<property name="sandbox" value="${escapeXml(run.sandbox.level)}"/>` : ""}</properties>`,
       ...cases,
       `  ${problems.trim() ? problems.trim() : ""}`.trimEnd(),
       "  </testsuite>",

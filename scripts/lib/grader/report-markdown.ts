@@ -1,7 +1,7 @@
 // The summary as GitHub-flavoured Markdown: for $GITHUB_STEP_SUMMARY, a pull-request comment or an
 // issue. The same figures as the terminal table (score, levels, passing, bank, integrity), no
 // failure list: the full report is the HTML or results.json beside it.
-import { integrityStatus, untrustedRuns, untrustedSentence, worstStatus } from "./integrity-report.ts";
+import { integrityStatus, sandboxLine, sandboxOf, untrustedRuns, untrustedSentence, worstStatus } from "./integrity-report.ts";
 import { levelsNote } from "./levels.ts";
 import type { RunInfo } from "./report-json.ts";
 import type { KataRun } from "./run-kata.ts";
@@ -43,6 +43,8 @@ export function markdownReport(runs: KataRun[], scores: Scores, info: RunInfo): 
     "",
     markdownTable(header, [...rows, overall], numeric),
   ];
+  const sandbox = sandboxOf(runs);
+  if (sandbox) lines.push("", sandboxLine(sandbox));
   const notes = [
     ...untrustedRuns(runs).map((run) => `**${untrustedSentence(run)}**`),
     ...(info.levels ? [levelsNote(info.levels)] : []),

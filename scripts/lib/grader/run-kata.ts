@@ -25,6 +25,7 @@ import {
   type TestStatus,
 } from "./test-result.ts";
 import { runVitest, type ChildOutcome } from "./vitest-child.ts";
+import { visible } from "./visible.ts";
 
 export interface GradeOptions {
   implRoot: string;
@@ -136,7 +137,9 @@ export async function gradeKatas(targets: KataTarget[], options: Omit<GradeOptio
   const events = readEvents(reportDir);
   const durationMs = Date.now() - started;
 
-  return prepared.map(({ target, expected, outcome }): KataRun => {
+  return prepared.map(({ target, expected, outcome }) => visibleRun(kataRunOf(target, expected, outcome)));
+
+  function kataRunOf(target: KataTarget, expected: ManifestTest[], outcome: (typeof prepared)[number]["outcome"]): KataRun {
     const { kata } = target;
     const tests = (why: string, status: TestStatus = "error") => expected.map((t): TestResult => ({ ...expectedTest(kata, t), status, summary: summaryLine(why), message: why }));
     if (outcome.missing) return { kata, tests: tests(outcome.missing), problems: [outcome.missing], hungTests: [], durationMs: 0 };
@@ -152,7 +155,25 @@ export async function gradeKatas(targets: KataTarget[], options: Omit<GradeOptio
       return { kata, tests: tests(why), problems: [`${kata.id} failed to load: ${bundle.error}`], hungTests: [], durationMs, integrity };
     }
     return kataRun(target, expected, run!, events.filter((e) => e.kata === kata.id), { durationMs, integrity, sandbox, includeBank: options.includeBank });
-  });
+  }
+}
+
+/** Every text of a run made safe to print (visible.ts): much of it comes from the graded code. */
+function visibleRun(run: KataRun): KataRun {
+  const text = (s: string | undefined) => (s === undefined ? s : visible(s));
+  return {
+    ...run,
+    problems: run.problems.map(visible),
+    hungTests: run.hungTests.map(visible),
+    tests: run.tests.map((t) => ({
+      ...t,
+      name: visible(t.name),
+      ...(t.summary === undefined ? {} : { summary: text(t.summary) }),
+      ...(t.message === undefined ? {} : { message: text(t.message) }),
+      ...(t.property ? { property: { seed: text(t.property.seed), path: text(t.property.path), counterexample: text(t.property.counterexample) } } : {}),
+    })),
+    ...(run.integrity ? { integrity: { refused: run.integrity.refused.map(visible), notes: run.integrity.notes.map(visible) } } : {}),
+  };
 }
 
 /** With no namespaces, the sandbox runs as "nobody": it must be able to read its own folder, and only that. */

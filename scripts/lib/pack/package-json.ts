@@ -40,6 +40,8 @@ export function candidatePackage(pkg: PackageJson, packed: ReadonlySet<string>, 
   const run = new Set(Object.values(scripts).flatMap(executables));
   const needed = (name: string): boolean => {
     if (needs.imported.has(name)) return true;
+    // vitest runs on vite, pinned beside it (vitest 4 with vite 8): the pack pins the same one.
+    if (name === "vite" && needed("vitest")) return true;
     if ((needs.binaries.get(name) ?? []).some((bin) => run.has(bin))) return true;
     const typed = /^@types\/(.+)$/.exec(name)?.[1];
     return typed !== undefined && needed("typescript") && needs.tsTypes.includes(typed);

@@ -16,7 +16,7 @@ export function leaderboardCsv(rows: readonly RoundRow[]): string {
     "rank", "candidate", "dir", "state", "overall", "bank",
     ...LEVELS, ...LEVELS.map((l) => `bank ${l}`),
     ...katas.flatMap((k) => [k, `${k} bank`, ...LEVELS.map((l) => `${k} ${l}`), ...LEVELS.map((l) => `${k} bank ${l}`), `${k} passed`, `${k} total`, `${k} integrity`]),
-    "integrity", "seconds", "note",
+    "integrity", "sandbox", "seconds", "note",
   ];
   const lines = ranked(rows).map((row, i) => [
     String(i + 1), row.candidate, row.dir, row.state, figure(row.overall), figure(row.bankOverall),
@@ -26,7 +26,7 @@ export function leaderboardCsv(rows: readonly RoundRow[]): string {
       if (!k) return new Array<string>(2 + 2 * LEVELS.length + 3).fill("");
       return [figure(k.score), figure(k.bank), ...LEVELS.map((l) => figure(k.levels[l])), ...LEVELS.map((l) => figure(k.bankLevels[l])), String(k.passed), String(k.total), k.integrity];
     }),
-    row.integrity, (row.wallMs / 1000).toFixed(1), row.note ?? "",
+    row.integrity, row.sandbox, (row.wallMs / 1000).toFixed(1), row.note ?? "",
   ]);
   return [header, ...lines].map((line) => line.map(field).join(",")).join("\r\n") + "\r\n";
 }

@@ -64,7 +64,7 @@ export function leaderboardHtml(rows: readonly RoundRow[], info: { seed: number;
   const katas = kataColumns(rows);
   const withBank = rows.some((r) => r.bankOverall !== null);
   const order = ranked(rows);
-  const header = ["#", "candidate", "overall", ...(withBank ? ["bank"] : []), ...katas, ...LEVELS, "integrity", "time", "report"];
+  const header = ["#", "candidate", "overall", ...(withBank ? ["bank"] : []), ...katas, ...LEVELS, "integrity", "sandbox", "time", "report"];
   const body = order.map((row, i) => {
     const href = info.reportHref(row);
     const cells = [
@@ -78,6 +78,7 @@ export function leaderboardHtml(rows: readonly RoundRow[], info: { seed: number;
       }),
       ...LEVELS.map((l) => scoreCell(row.levels[l], row.bankLevels[l], withBank, `data-level="${l}"`)),
       `<td class="integrity" data-integrity="${escapeXml(row.integrity)}">${escapeXml(row.integrity)}</td>`,
+      `<td class="sandbox" data-sandbox="${escapeXml(row.sandbox)}">${escapeXml(row.sandbox)}</td>`,
       `<td class="num" data-value="${row.wallMs}">${seconds(row.wallMs)}</td>`,
       `<td>${href ? `<a class="report" href="${escapeXml(href)}">report</a>` : "-"}</td>`,
     ];
@@ -92,7 +93,7 @@ table{border-collapse:collapse;margin:1em 0}td,th{border-top:1px solid #ddd;padd
 th{cursor:pointer;user-select:none;background:#f5f5f5}th[data-sorted=desc]::after{content:" ▼"}th[data-sorted=asc]::after{content:" ▲"}
 .num{text-align:right;font-variant-numeric:tabular-nums}.num small{color:#666}
 .overall{font-weight:bold}.note{color:#c62828;font-size:.85em}.note.cached{color:#666}
-.integrity[data-integrity=tampered],.integrity[data-integrity=refused]{color:#fff;background:#c62828;font-weight:bold}
+.integrity[data-integrity=refused]{color:#fff;background:#c62828;font-weight:bold}
 .integrity[data-integrity=notes]{color:#8a6d00}
 .chart .axis{font-size:11px;fill:#666}.chart .kata-label{font-size:12px;fill:#222}.chart .candidate-label{font-size:12px;fill:#222}
 .chart .track{fill:#eee}.chart .bank{stroke:#222;stroke-width:2}

@@ -24,6 +24,7 @@ export function leaderboardIndex(rows: readonly RoundRow[], info: { seed: number
         levels: row.levels,
         bank_levels: row.bankLevels,
         integrity: row.integrity,
+        sandbox: row.sandbox,
         wall_ms: row.wallMs,
         results: results ? relative(info.jsonDir, results).split("\\").join("/") : null,
         katas: row.katas.map((k) => ({ kata: k.kata, score: k.score, bank_score: k.bank, levels: k.levels, bank_levels: k.bankLevels, passed: k.passed, total: k.total, integrity: k.integrity })),

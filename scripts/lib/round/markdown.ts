@@ -10,7 +10,7 @@ const cell = (visible: Figure, bank: Figure, withBank: boolean) => (withBank ? `
 export function leaderboardMarkdown(rows: readonly RoundRow[], seed: number): string {
   const katas = kataColumns(rows);
   const withBank = rows.some((r) => r.bankOverall !== null);
-  const header = ["#", "candidate", "overall", ...(withBank ? ["bank"] : []), ...katas, ...LEVELS, "integrity", "time", "note"];
+  const header = ["#", "candidate", "overall", ...(withBank ? ["bank"] : []), ...katas, ...LEVELS, "integrity", "sandbox", "time", "note"];
   const lines = ranked(rows).map((row, i) => [
     String(i + 1),
     row.candidate,
@@ -22,10 +22,11 @@ export function leaderboardMarkdown(rows: readonly RoundRow[], seed: number): st
     }),
     ...LEVELS.map((l) => cell(row.levels[l], row.bankLevels[l], withBank)),
     row.integrity,
+    row.sandbox,
     seconds(row.wallMs),
     row.state === "cached" ? "unchanged, not re-graded" : row.note ?? "",
   ]);
-  const numeric = (c: number) => c === 0 || (c >= 2 && c < header.length - 3) || c === header.length - 2;
+  const numeric = (c: number) => c === 0 || (c >= 2 && c < header.length - 4) || c === header.length - 2;
   const title = `### tool-use-katas: ${rows.length} candidate${rows.length === 1 ? "" : "s"}`;
   const sub = `seed ${seed}${withBank ? " · each score is visible / bank" : ""}`;
   return [title, "", sub, "", markdownTable(header, lines, numeric)].join("\n") + "\n";

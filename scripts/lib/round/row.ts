@@ -14,7 +14,7 @@ export interface KataRow {
   bankLevels: Record<Level, Figure>;
   passed: number;
   total: number;
-  /** results.json's x_katas[].integrity.status: ok, notes, refused or tampered. */
+  /** results.json's x_katas[].integrity.status: ok, notes or refused. */
   integrity: string;
 }
 
@@ -32,6 +32,8 @@ export interface RoundRow {
   katas: KataRow[];
   /** results.json's x_integrity (the worst kata), or "-" when there are no results. */
   integrity: string;
+  /** results.json's x_sandbox.level: how the candidate's code was confined, or "-". */
+  sandbox: string;
   seed?: number;
   /** Wall-clock time of the candidate's grade, start to finish. */
   wallMs: number;
@@ -52,6 +54,7 @@ export interface Results {
   x_bank_score?: number;
   x_seed: number;
   x_integrity: string;
+  x_sandbox?: { level: string };
   x_levels: Record<Level, Figure>;
   x_katas: Array<{ kata: string; score: number; passed: number; total: number; levels: Record<Level, Figure>; bank_score?: number; integrity: { status: string } }>;
   tests: ResultsTest[];
@@ -84,6 +87,7 @@ export function rowFromResults(base: Pick<RoundRow, "candidate" | "dir" | "state
     levels: results.x_levels,
     bankLevels: results.x_bank_score === undefined ? noLevels() : bankLevels(results.tests),
     integrity: results.x_integrity,
+    sandbox: results.x_sandbox?.level ?? "-",
     seed: results.x_seed,
     katas: results.x_katas.map((k) => ({
       kata: k.kata,
@@ -100,7 +104,7 @@ export function rowFromResults(base: Pick<RoundRow, "candidate" | "dir" | "state
 
 /** A candidate whose grade gave no results: it scores 0, and the note says why. */
 export function rowWithoutResults(base: Pick<RoundRow, "candidate" | "dir" | "state" | "wallMs">, note: string): RoundRow {
-  return { ...base, note, overall: 0, bankOverall: null, levels: noLevels(), bankLevels: noLevels(), katas: [], integrity: "-" };
+  return { ...base, note, overall: 0, bankOverall: null, levels: noLevels(), bankLevels: noLevels(), katas: [], integrity: "-", sandbox: "-" };
 }
 
 /** Best first; ties by name, so that the order never depends on which grade ended first. */

@@ -13,20 +13,20 @@ export function seconds(ms: number): string {
 export function leaderboardTable(rows: readonly RoundRow[], style: Style): string {
   const katas = kataColumns(rows);
   const withBank = rows.some((r) => r.bankOverall !== null);
-  const header = ["#", "candidate", "overall", ...(withBank ? ["bank"] : []), ...katas.map((k) => k.slice(0, 2)), ...LEVELS, "integrity", "time", ""];
+  const header = ["#", "candidate", "overall", ...(withBank ? ["bank"] : []), ...katas.map((k) => k.slice(0, 2)), ...LEVELS, "integrity", "sandbox", "time", ""];
   const lines = ranked(rows).map((row, i) => {
     const byKata = katas.map((id) => {
       const k = row.katas.find((x) => x.kata === id);
       return k ? cell(k.score, k.bank, withBank) : "-";
     });
     const state = row.state === "cached" ? "unchanged, not re-graded" : row.note ?? "";
-    return [String(i + 1), row.candidate, shown(row.overall), ...(withBank ? [shown(row.bankOverall)] : []), ...byKata, ...LEVELS.map((l) => cell(row.levels[l], row.bankLevels[l], withBank)), row.integrity, seconds(row.wallMs), state];
+    return [String(i + 1), row.candidate, shown(row.overall), ...(withBank ? [shown(row.bankOverall)] : []), ...byKata, ...LEVELS.map((l) => cell(row.levels[l], row.bankLevels[l], withBank)), row.integrity, row.sandbox, seconds(row.wallMs), state];
   });
   const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c].length)));
-  const numeric = (c: number) => c === 0 || (c >= 2 && c < header.length - 3) || c === header.length - 2;
+  const numeric = (c: number) => c === 0 || (c >= 2 && c < header.length - 4) || c === header.length - 2;
   const format = (cells: string[]) => cells.map((text, c) => (numeric(c) ? text.padStart(widths[c]) : c === cells.length - 1 ? text : text.padEnd(widths[c]))).join("  ").trimEnd();
   const paint = (row: RoundRow, text: string) =>
-    row.state === "over-budget" || row.state === "failed" || row.integrity === "tampered" || row.integrity === "refused" ? style.red(text) : row.state === "cached" ? style.dim(text) : text;
+    row.state === "over-budget" || row.state === "failed" || row.integrity === "refused" ? style.red(text) : row.state === "cached" ? style.dim(text) : text;
   const legend = `${katas.map((k) => `${k.slice(0, 2)} = ${k}`).join(", ")}${withBank ? "; each score is visible/bank" : ""}`;
   return [style.bold(format(header)), ...ranked(rows).map((row, i) => paint(row, format(lines[i]))), style.dim(legend)].join("\n");
 }
