@@ -92,7 +92,8 @@ interface Verdict {
 
 interface SandboxEvent {
   kata: string;
-  event: "exit";
+  /** exit: a sandbox ended (why); output: how much it had printed so far. */
+  event: "exit" | "output";
   why: string;
   outputBytes: number;
   test?: string;
@@ -276,7 +277,7 @@ function kataRun(target: KataTarget, expected: ManifestTest[], run: RunOutcome, 
   const problems: string[] = [];
   const hungTests: string[] = [];
   // A process stopped for a call that ran too long: the hang, named by the test that waited on it.
-  for (const event of events) {
+  for (const event of events.filter((e) => e.event === "exit")) {
     // A load stopped for its time is said by the spec files that did not load.
     if (!/process was stopped/.test(event.why) || /did not finish loading/.test(event.why)) continue;
     const test = event.test ? splitTag(event.test).name : undefined;
@@ -287,7 +288,7 @@ function kataRun(target: KataTarget, expected: ManifestTest[], run: RunOutcome, 
   const causes = new Map<string, string[]>();
   for (const [file, error] of fileErrors) causes.set(loadErrorLine(error), [...(causes.get(loadErrorLine(error)) ?? []), file]);
   for (const [cause, files] of causes) problems.push(files.length === 1 ? `${files[0]} failed to load: ${cause}` : `${files.length} spec files failed to load: ${cause}`);
-  const died = events.filter((e) => !/process was stopped/.test(e.why) && !/specs' process ended|other side closed/.test(e.why));
+  const died = events.filter((e) => e.event === "exit" && !/process was stopped/.test(e.why) && !/specs' process ended|other side closed/.test(e.why));
   for (const why of new Set(died.map((e) => e.why))) problems.push(`its process ended: ${why}`);
   const outputBytes = events.reduce((n, e) => Math.max(n, e.outputBytes), 0);
   if (outputBytes > OUTPUT_PROBLEM_BYTES) problems.push(`printed ${(outputBytes / 1024 / 1024).toFixed(0)} MB of console output (kept the last 64 KB)`);

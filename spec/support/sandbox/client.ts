@@ -78,7 +78,10 @@ class Host {
     this.port = port1;
     const supervisor = process.env[SANDBOX_SUPERVISOR_ENV];
     this.worker = new Worker(supervisor ? pathToFileURL(supervisor) : new URL("./supervisor.mjs", import.meta.url), {
-      workerData: { state: this.state.buffer, signal: this.signal.buffer, cpuLimitMs: CALL_CPU_LIMIT_MS, wallLimitMs: CALL_WALL_LIMIT_MS, port: port2 },
+      workerData: {
+        state: this.state.buffer, signal: this.signal.buffer, cpuLimitMs: CALL_CPU_LIMIT_MS, wallLimitMs: CALL_WALL_LIMIT_MS, port: port2,
+        reportFile: process.env[SANDBOX_REPORT_ENV] ? join(process.env[SANDBOX_REPORT_ENV]!, `${process.pid}-output.jsonl`) : undefined,
+      },
       transferList: [port2],
     });
     this.worker.unref();

@@ -77,6 +77,8 @@ export interface SandboxLaunch {
   uid?: number;
   gid?: number;
   env: Record<string, string>;
+  /** Its working folder: its own, so that no relative path leads into the project. */
+  cwd: string;
 }
 
 /** How to start the sandbox's program `entry`, which may read `dir` (its own folder) and nothing else. */
@@ -92,8 +94,8 @@ export function sandboxLaunch(confinement: Confinement, dir: string, entry: stri
   // The graded code sees the time zone and locale the specs see, and nothing else of the grader's.
   const env: Record<string, string> = {};
   for (const name of ["TZ", "LANG", "LC_ALL"]) if (process.env[name] !== undefined) env[name] = process.env[name]!;
-  if (confinement.level === "namespaces") return { command: confinement.unshare!, args: [...UNSHARE_FLAGS, process.execPath, ...node], env };
-  return { command: process.execPath, args: node, env, ...(confinement.level === "other-user" ? { uid: confinement.uid, gid: confinement.gid } : {}) };
+  if (confinement.level === "namespaces") return { command: confinement.unshare!, args: [...UNSHARE_FLAGS, process.execPath, ...node], env, cwd: dir };
+  return { command: process.execPath, args: node, env, cwd: dir, ...(confinement.level === "other-user" ? { uid: confinement.uid, gid: confinement.gid } : {}) };
 }
 
 

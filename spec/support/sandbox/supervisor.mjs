@@ -10,11 +10,21 @@
 // - says how each sandbox ended.
 // Plain JavaScript: a worker thread does not get the specs' TypeScript loader.
 import { spawn } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { appendFileSync, readFileSync, readdirSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 
 const TAIL_BYTES = 64 * 1024;
-const { state, cpuLimitMs, wallLimitMs, port } = workerData;
+const { state, cpuLimitMs, wallLimitMs, port, reportFile } = workerData;
+/** The grader reads how much each sandbox printed from here: the specs' thread may be gone first. */
+const OUTPUT_STEP = 1024 * 1024;
+const reportOutput = (entry) => {
+  if (!reportFile) return;
+  try {
+    appendFileSync(reportFile, JSON.stringify({ kata: entry.kataId, event: "output", outputBytes: entry.outputBytes, why: "" }) + "\n");
+  } catch {
+    // advisory
+  }
+};
 // state (Float64Array over a SharedArrayBuffer), written by the specs' thread:
 //   [0] the token of the sandbox it is waiting on, [1] since when (Date.now()), 0 when not waiting.
 // What it tells the specs' thread goes through `port`, which that thread can read while it blocks,
@@ -77,17 +87,22 @@ parentPort.on("message", (message) => {
         stdio: ["ignore", "pipe", "pipe", ...fds],
         detached: true,
         env: launch.env,
+        cwd: launch.cwd,
         ...(launch.uid !== undefined ? { uid: launch.uid, gid: launch.gid } : {}),
       });
     } catch (error) {
       tell({ type: "exit", token, code: null, signal: null, outputBytes: 0, tail: "", killedFor: `could not start: ${error.message}` });
       return;
     }
-    const entry = { child, viaUnshare: launch.command.endsWith("unshare"), outputBytes: 0, tail: "", killedFor: undefined, exited: false, blockedSince: 0, cpuAtBlock: undefined };
+    const entry = { child, kataId: message.kataId, viaUnshare: launch.command.endsWith("unshare"), outputBytes: 0, reported: 0, tail: "", killedFor: undefined, exited: false, blockedSince: 0, cpuAtBlock: undefined };
     sandboxes.set(token, entry);
     const keep = (chunk) => {
       entry.outputBytes += chunk.length;
       entry.tail = (entry.tail + chunk.toString("utf8")).slice(-TAIL_BYTES);
+      if (entry.outputBytes - entry.reported >= OUTPUT_STEP) {
+        entry.reported = entry.outputBytes;
+        reportOutput(entry);
+      }
     };
     child.stdout.on("data", keep);
     child.stderr.on("data", keep);
@@ -96,6 +111,7 @@ parentPort.on("message", (message) => {
     });
     child.on("close", (code, sig) => {
       entry.exited = true;
+      if (entry.outputBytes > entry.reported) reportOutput(entry);
       sandboxes.delete(token);
       tell({ type: "exit", token, code, signal: sig, outputBytes: entry.outputBytes, tail: entry.tail, killedFor: entry.killedFor });
     });
