@@ -27,6 +27,16 @@ export function spyTool(name: string, params: ToolDefinition["params"] = [], res
   };
 }
 
+/** A parse result (or a dispatch result) for `text`: its lists are lists, its spans lie inside it. */
+function expectAnswer(result: unknown, text: string): void {
+  const r = result as { calls?: unknown; errors?: unknown; prose?: unknown; results?: unknown; text?: unknown };
+  const spans = [...(Array.isArray(r?.calls) ? r.calls : []), ...(Array.isArray(r?.errors) ? r.errors : []), ...(Array.isArray(r?.results) ? r.results : [])]
+    .map((item) => (item as { span?: { start?: unknown; end?: unknown } }).span);
+  const wellFormed = (Array.isArray(r?.calls) && Array.isArray(r?.errors) && typeof r?.prose === "string") || (Array.isArray(r?.results) && typeof r?.text === "string");
+  const inside = spans.every((span) => typeof span?.start === "number" && typeof span?.end === "number" && span.start >= 0 && span.start <= span.end && span.end <= text.length);
+  expect(wellFormed && inside, "rule: every input gets a result, its spans inside the text").toBe(true);
+}
+
 /** The one call of `text`, which must hold exactly one call and no error. */
 export function onlyCall(text: string): ParsedCall {
   const result = parseToolCalls(text);
@@ -55,7 +65,14 @@ export function expectLinear(make: (size: number) => string, run: (text: string)
   const RATIO = 12;
   // The time of a tiny run is mostly noise: anything faster counts as this.
   const FLOOR_MS = 4;
-  const time = (text: string): number => Math.max(cpuTimeMs(() => run(text)), FLOOR_MS);
+  // Fast is not enough: what comes back must be an answer (a parse result whose spans lie in the
+  // text), or a function that returns nothing at once would pass.
+  const time = (text: string): number => {
+    let result: unknown;
+    const ms = cpuTimeMs(() => (result = run(text)));
+    expectAnswer(result, text);
+    return Math.max(ms, FLOOR_MS);
+  };
   // Each size is timed once and reused as the next step's smaller input; a step measured again
   // times both of its sizes afresh.
   const timed = new Map<number, number>();
