@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect } from "vitest";
 import { runAgent, type Message, type ModelReply, type ModelRequest, type RunResult, type Tool } from "@impl/03-agent-loop";
 import { l2, l3 } from "../support/graded.ts";
+import { idle } from "../support/realm.ts";
 import {
   BEARER,
   CN_PHONE,
@@ -186,7 +187,11 @@ describe("12. Fuzz: random conversations, random tool behaviours", () => {
             }),
           );
           const model = scriptedModel([reply.calls(...jobs.map((_, i) => ["job", { i }, `c${i}`] as [string, object, string])), reply.text("ok")]);
-          const r = await s.waitFor(runAgent({ model, tools: [job], messages: freshUser(), clock, concurrency, retries: 0 }));
+          // The scheduler picks which job finishes next only once both processes are idle: by then every
+          // job the loop can start is waiting, so the pick can be any of them, not just the first to arrive
+          // across the sandbox's channel.
+          const releaseWhenIdle = async (release: () => Promise<unknown>) => { await idle(); return release(); };
+          const r = await s.waitFor(runAgent({ model, tools: [job], messages: freshUser(), clock, concurrency, retries: 0 }), releaseWhenIdle);
           const toolMsgs = r.messages.filter((m): m is ToolMessage => m.role === "tool");
           expect(toolMsgs.map((m) => m.tool_call_id), "results come back in call order whatever order they finish in").toEqual(jobs.map((_, i) => `c${i}`));
           toolMsgs.forEach((m, i) => {
