@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { connect, createServer } from "node:net";
 import { pathToFileURL } from "node:url";
 import { TAG_PATTERN } from "../spec/support/test-tag.ts";
 import { parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
@@ -13,6 +14,7 @@ import { fixtureImplRoot } from "./lib/fixtures/known-bad.ts";
 import { chooseTests } from "./lib/grader/only.ts";
 import { gradeKatas } from "./lib/grader/run-kata.ts";
 import { untrusted } from "./lib/grader/integrity.ts";
+import { detectConfinement, LEVEL_WORDS, type ConfinementLevel } from "../spec/support/sandbox/confinement.ts";
 import { splitTag } from "./lib/grader/test-result.ts";
 import { hashFiles, loadManifest, type KataManifest, type ManifestTest } from "./lib/grader/manifest.ts";
 
@@ -68,7 +70,7 @@ interface GradeReport {
     bank_total?: number;
     collected_matches_manifest?: boolean;
     unlisted_tests?: string[];
-    integrity?: { status: string; refused: string[]; tampered: string[]; notes: string[] };
+    integrity?: { status: string; refused: string[]; notes: string[] };
   }>;
 }
 
@@ -94,7 +96,7 @@ const katas = listKatas();
 const manifest = loadManifest();
 
 /**
- * The fixtures' grades (known-bad, sabotage, forgery) run one test process at a time, so that each
+ * The fixtures' grades (known-bad, sabotage, probe) run one test process at a time, so that each
  * kata's spec files share one process instead of starting one per core: npm test keeps every core
  * busy with its other checks anyway, and a process start costs about 0.2 s of CPU. A hang's grade
  * keeps one per core (its wait would hold up the kata's other files), and so do the grades of the
@@ -219,7 +221,8 @@ const allChecks: Check[] = [
   { ...(await import("./lib/self-test/compare-check.ts")).compareCheck(), alone: true },
   ...knownBadChecks(),
   ...sabotageChecks(),
-  ...forgeryChecks(),
+  ...probeChecks(),
+  ...honestChecks(),
   ...hardCodedChecks(),
 ];
 
@@ -305,7 +308,7 @@ async function gradeKnownBad(batch: KnownBadFixture[], index: number): Promise<s
     const run = runs[i];
     const found: string[] = [];
     const report = { tests: run.tests.map((t) => ({ name: `${kata.id} > ${t.name}`, status: t.status })) };
-    if (untrusted(run.integrity)) found.push(`an honest flaw was taken for a forgery: ${JSON.stringify(run.integrity)}`);
+    if (untrusted(run.integrity)) found.push(`an honest flaw was taken for a refused import: ${JSON.stringify(run.integrity)}`);
     for (const pattern of fixture.expect.mustFail) {
       const matched = report.tests.filter((t) => t.name.includes(pattern));
       if (matched.length === 0) found.push(`mustFail "${pattern}" matches no test`);
@@ -326,10 +329,14 @@ async function gradeKnownBad(batch: KnownBadFixture[], index: number): Promise<s
 interface Sabotage {
   sabotage: string;
   kata: string;
+  /** A second sabotaged kata of the same folder, graded whole beside the first, held to the same range. */
+  also?: string;
   unaffected: string;
   minScore: number;
   maxScore: number;
   problem: string;
+  /** The whole grade must end within this many seconds (a hang at import waits out the load limit once per test process, not once per spec file). */
+  maxSeconds?: number;
 }
 
 function sabotageChecks(): Check[] {
@@ -338,21 +345,26 @@ function sabotageChecks(): Check[] {
   return readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort().map((name): Check => {
     const dir = join(root, name);
     const expect = JSON.parse(readFileSync(join(dir, "expect.json"), "utf8")) as Sabotage;
+    const sabotagedKatas = [expect.kata, ...(expect.also ? [expect.also] : [])];
     return {
-      name: `sabotage "${name}": ${expect.kata} graded as expected, ${expect.unaffected} untouched, the grader alive`,
+      name: `sabotage "${name}": ${sabotagedKatas.join(" and ")} graded as expected, ${expect.unaffected} untouched, the grader alive${expect.maxSeconds ? `, within ${expect.maxSeconds} s` : ""}`,
       ...(HANGS.has(name) ? { cost: 30, waits: true } : { cost: 8 }),
       async run() {
         // The sabotaged kata is graded whole, as a candidate's would be.
-        const graded = await gradeBeside(`sabotage-${name}`, dir, expect, "whole", ["--timeout", "45", ...(HANGS.has(name) ? [] : ONE_TEST_PROCESS)]);
+        const began = Date.now();
+        const graded = await gradeBeside(`sabotage-${name}`, dir, { hostile: sabotagedKatas, unaffected: expect.unaffected }, "whole", ["--timeout", "45", ...(HANGS.has(name) ? [] : ONE_TEST_PROCESS)]);
+        const seconds = (Date.now() - began) / 1000;
         if (!graded.report) return graded.problems;
-        const { sabotaged, problems } = graded;
-        if (["refused", "tampered"].includes(sabotaged.integrity?.status ?? "")) problems.push(`a crash was taken for a forgery: ${JSON.stringify(sabotaged.integrity)}`);
-        if (!(sabotaged.score >= expect.minScore && sabotaged.score <= expect.maxScore)) {
-          problems.push(`${expect.kata} scores ${sabotaged.score}, expected ${expect.minScore}..${expect.maxScore}`);
+        const { problems } = graded;
+        for (const sabotaged of graded.hostile) {
+          const say = (problem: string) => problems.push(`${sabotaged.kata}: ${problem}`);
+          if (untrusted(sabotaged.integrity)) say(`a crash was taken for a refused import: ${JSON.stringify(sabotaged.integrity)}`);
+          if (!(sabotaged.score >= expect.minScore && sabotaged.score <= expect.maxScore)) say(`scores ${sabotaged.score}, expected ${expect.minScore}..${expect.maxScore}`);
+          if (expect.problem && !sabotaged.problems.some((p) => new RegExp(expect.problem).test(p))) {
+            say(`no reported problem matches /${expect.problem}/: ${JSON.stringify(sabotaged.problems)}`);
+          }
         }
-        if (expect.problem && !sabotaged.problems.some((p) => new RegExp(expect.problem).test(p))) {
-          problems.push(`no reported problem matches /${expect.problem}/: ${JSON.stringify(sabotaged.problems)}`);
-        }
+        if (expect.maxSeconds && seconds > expect.maxSeconds) problems.push(`the grade took ${seconds.toFixed(1)} s, more than ${expect.maxSeconds} s`);
         return problems;
       },
     };
@@ -361,98 +373,180 @@ function sabotageChecks(): Check[] {
 
 interface Beside {
   report?: GradeReport;
+  /** The grader's terminal output. */
+  output: string;
   problems: string[];
-  sabotaged: GradeReport["x_katas"][number];
+  hostile: Array<GradeReport["x_katas"][number]>;
 }
 
 /**
- * Grades a hostile implementation of one kata beside an honest one, in one run: the hostile kata
+ * Grades hostile implementations of some katas beside an honest one, in one run: each hostile kata
  * (whole, or its L1 tests), and the honest kata on the L1 tests of its spec file with the most of
  * them, which must come out untouched (100, every test reported): that is enough to show the
- * hostile one cost only itself, for one test process rather than one per spec file.
+ * hostile ones cost only themselves, for one test process rather than one per spec file.
  */
-async function gradeBeside(label: string, dir: string, expect: { kata: string; unaffected: string }, hostile: "whole" | "L1", extra: string[]): Promise<Beside> {
-  const none = { problems: [] as string[], sabotaged: undefined as never };
-  const numbers = [expect.kata, expect.unaffected].map((id) => katas.find((k) => k.id === id)?.number);
+async function gradeBeside(label: string, dir: string, expect: { hostile: string[]; unaffected: string }, scope: "whole" | "L1", extra: string[]): Promise<Beside> {
+  const none: Beside = { problems: [], hostile: [], output: "" };
+  const all = [...expect.hostile, expect.unaffected];
+  const numbers = all.map((id) => katas.find((k) => k.id === id)?.number);
   if (numbers.includes(undefined)) return { ...none, problems: ["expect.json names an unknown kata"] };
   const l1Of = (kata: string) => (manifest?.katas[kata]?.tests ?? []).filter((t) => splitTag(t.name).level === "L1");
   const l1 = l1Of(expect.unaffected);
   const count = (file: string) => l1.filter((t) => t.file === file).length;
   const richest = l1.map((t) => t.file).reduce<string | undefined>((best, file) => (best === undefined || count(file) > count(best) ? file : best), undefined);
   const untouchedTests = l1.filter((t) => t.file === richest);
-  const hostileTests = hostile === "whole" ? [`${expect.kata} > `] : l1Of(expect.kata).map((t) => `${expect.kata} > ${splitTag(t.name).name}`);
-  const only = [...hostileTests, ...untouchedTests.map((t) => `${expect.unaffected} > ${splitTag(t.name).name}`)].flatMap((p) => ["--only", p]);
-  const { report, problems } = await grade(label, ["--impl", dir, "--kata", numbers.join(","), ...extra, ...only]);
-  if (!report) return { ...none, problems };
-  const sabotaged = report.x_katas.find((k) => k.kata === expect.kata);
-  const untouched = report.x_katas.find((k) => k.kata === expect.unaffected);
-  if (!sabotaged || !untouched) return { ...none, problems: [...problems, "a kata is missing from the report"] };
+  const hostileTests = (kata: string) => (scope === "whole" ? [`${kata} > `] : l1Of(kata).map((t) => `${kata} > ${splitTag(t.name).name}`));
+  const only = [...expect.hostile.flatMap(hostileTests), ...untouchedTests.map((t) => `${expect.unaffected} > ${splitTag(t.name).name}`)].flatMap((p) => ["--only", p]);
+  const { report, problems, exec: result } = await grade(label, ["--impl", dir, "--kata", numbers.join(","), ...extra, ...only]);
+  if (!report) return { ...none, output: result.output, problems };
+  const figures = all.map((kata) => report.x_katas.find((k) => k.kata === kata));
+  if (figures.includes(undefined)) return { ...none, output: result.output, problems: [...problems, "a kata is missing from the report"] };
+  const untouched = figures.at(-1)!;
   if (untouchedTests.length === 0) problems.push(`${expect.unaffected} has no L1 test to grade beside it`);
   if (untouched.score !== 100) problems.push(`${expect.unaffected} scores ${untouched.score}, not 100: the hostile kata cost it`);
-  const hostileCount = hostile === "whole" ? (manifest?.katas[expect.kata]?.tests.length ?? -1) : hostileTests.length;
-  for (const [kata, expected] of [
-    [expect.kata, hostileCount],
-    [expect.unaffected, untouchedTests.length],
-  ] as const) {
+  const expectedCount = (kata: string) => (kata === expect.unaffected ? untouchedTests.length : scope === "whole" ? (manifest?.katas[kata]?.tests.length ?? -1) : hostileTests(kata).length);
+  for (const kata of all) {
     const reported = report.tests.filter((t) => t.x_kata === kata).length;
-    if (reported !== expected) problems.push(`${kata}: ${reported} tests in the report, expected ${expected}`);
+    if (reported !== expectedCount(kata)) problems.push(`${kata}: ${reported} tests in the report, expected ${expectedCount(kata)}`);
   }
-  return { report, problems, sabotaged };
+  return { report, output: result.output, problems, hostile: figures.slice(0, -1) as Beside["hostile"] };
 }
 
-interface Forgery {
-  forgery: string;
+interface Probe {
+  probe: string;
   kata: string;
   unaffected: string;
-  /** How the grader must catch it: refused (an import), tampered (canaries, channel) or zero (it simply fails). */
-  caught: "refused" | "tampered" | "zero";
-  problem: string;
-  /** A file the forgery's own process would leave behind if it ever ran. */
+  /** How the grader must catch it: refused (the kata rule on imports) or zero (it simply fails). */
+  caught: "refused" | "zero";
+  problem?: string;
+  /** Graded with the bank as well: a probe that reads for the bank's tests. */
+  bank?: boolean;
+  /** A port on 127.0.0.1 the self-test listens on during the grade: it must get no connection. */
+  listen?: number;
+  /** A file the probe's own process would leave behind if it ever ran. */
   marker?: string;
+  /** Run only where the sandbox has this level of confinement: where it has less, the probe would harm this machine. */
+  needs?: ConfinementLevel;
+}
+
+/** Terminal control codes a probe prints to draw over the report: none may reach the interviewer's terminal raw. */
+const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
+
+/** Whether something on this machine accepts connections on a port of 127.0.0.1. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/** Listens on a port of 127.0.0.1 and counts the connections that reach it. */
+async function listenCounting(port: number): Promise<{ connections: () => number; close: () => Promise<void> }> {
+  let count = 0;
+  const server = createServer((socket) => {
+    count++;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", () => resolve()));
+  return { connections: () => count, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
 /**
- * Forgeries a candidate might write to raise a score (spec/fixtures/forgery/): each is graded as
- * written, as a candidate's code is, beside an honest kata, and must score 0, be caught the way
- * its expect.json says, and leave the honest kata untouched.
+ * Probes (spec/fixtures/probe/): code a candidate might hand in to score what it does not earn,
+ * each graded as written, as a candidate's code is, beside the reference of another kata. Each
+ * must score 0, be caught the way its expect.json says, leave the other kata untouched and this
+ * machine as it was: no connection to a listener, no inspector opened, no file left behind, no
+ * control code on the terminal.
  */
-function forgeryChecks(): Check[] {
-  const root = join(PROJECT_ROOT, "spec", "fixtures", "forgery");
+function probeChecks(): Check[] {
+  const root = join(PROJECT_ROOT, "spec", "fixtures", "probe");
   if (!existsSync(root)) return [];
+  const level = detectConfinement().level;
+  const rank = (l: ConfinementLevel) => ["permissions", "other-user", "namespaces"].indexOf(l);
   return readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort().map((name): Check => {
     const dir = join(root, name);
-    const expect = JSON.parse(readFileSync(join(dir, "expect.json"), "utf8")) as Forgery;
+    const expect = JSON.parse(readFileSync(join(dir, "expect.json"), "utf8")) as Probe;
+    if (expect.needs && rank(level) < rank(expect.needs)) {
+      // Said in the check's name, so that every run shows what this machine could not prove.
+      return { name: `probe "${name}": NOT RUN, it needs a sandbox with ${expect.needs} and this machine gives "${level}" (${LEVEL_WORDS[level]})`, cost: 0, run: async () => [] };
+    }
     return {
-      name: `forgery "${name}": ${expect.kata} scores 0 (${expect.caught}), ${expect.unaffected} untouched`,
-      // A forged progress log costs a stall; a marker check waits 4 s for a process to show itself:
-      // both mostly wait, beside the CPU lanes.
-      ...(name === "progress-log" ? { cost: 15, waits: true } : expect.marker ? { cost: 6, waits: true } : { cost: 4 }),
+      name: `probe "${name}": ${expect.kata} scores 0 (${expect.caught}), ${expect.unaffected} untouched, nothing outside the sandbox reached`,
+      // A marker check waits 4 s for a process to show itself: it mostly waits, beside the CPU lanes.
+      ...(expect.marker ? { cost: 6, waits: true } : { cost: 4 }),
       async run() {
         if (expect.marker) rmSync(expect.marker, { force: true });
-        // The forged kata beside the reference of another, in one checkout, as a candidate would hand it in.
-        const impl = join(work(), "forgery", name);
+        const inspectorBefore = await listening(INSPECTOR_PORT);
+        // The probe's kata beside the reference of another, in one checkout, as a candidate would hand it in.
+        const impl = join(work(), "probe", name);
         cpSync(join(dir, expect.kata), join(impl, expect.kata), { recursive: true });
         cpSync(join(PROJECT_ROOT, "solutions", expect.unaffected), join(impl, expect.unaffected), { recursive: true });
-        const graded = await gradeBeside(`forgery-${name}`, impl, expect, "L1", ["--timeout", "20", ...ONE_TEST_PROCESS]);
-        if (!graded.report) return graded.problems;
-        const { sabotaged: forged, problems } = graded;
-        if (forged.score !== 0) problems.push(`${expect.kata} scores ${forged.score}, not 0: the forgery worked`);
-        const status = forged.integrity?.status ?? "ok";
+        const listener = expect.listen ? await listenCounting(expect.listen) : undefined;
+        let graded: Beside;
+        try {
+          graded = await gradeBeside(`probe-${name}`, impl, { hostile: [expect.kata], unaffected: expect.unaffected }, "L1", ["--timeout", "20", ...ONE_TEST_PROCESS, ...(expect.bank ? ["--bank"] : [])]);
+        } finally {
+          await listener?.close();
+        }
+        const { problems } = graded;
+        if (listener && listener.connections() > 0) problems.push(`${listener.connections()} connection(s) reached 127.0.0.1:${expect.listen} from the graded code`);
+        if (!inspectorBefore && (await listening(INSPECTOR_PORT))) problems.push(`a process opened an inspector on ${INSPECTOR_PORT} during the grade`);
+        if (RAW_CONTROL.test(graded.output.replace(/\n|\t/g, ""))) problems.push(`the terminal report holds a raw control code: ${JSON.stringify(graded.output.match(new RegExp(`.{0,40}${RAW_CONTROL.source}.{0,40}`))?.[0])}`);
+        if (!graded.report) return problems;
+        for (const t of graded.report.tests) {
+          if (RAW_CONTROL.test((t.message ?? "").replace(/\n|\t/g, ""))) problems.push(`the JSON report's message of "${t.name}" holds a raw control code`);
+        }
+        const [probed] = graded.hostile;
+        if (probed.score !== 0) problems.push(`${expect.kata} scores ${probed.score}, not 0: the probe raised its grade`);
+        const status = probed.integrity?.status ?? "ok";
         const wanted = expect.caught === "zero" ? ["ok", "notes"] : [expect.caught];
         if (!wanted.includes(status)) problems.push(`integrity status ${status}, expected ${wanted.join(" or ")}`);
-        if (!forged.problems.some((p) => new RegExp(expect.problem).test(p))) {
-          problems.push(`no reported problem matches /${expect.problem}/: ${JSON.stringify(forged.problems).slice(0, 600)}`);
+        if (expect.problem && !probed.problems.some((p) => new RegExp(expect.problem!).test(p))) {
+          problems.push(`no reported problem matches /${expect.problem}/: ${JSON.stringify(probed.problems).slice(0, 600)}`);
         }
         if (expect.marker) {
           // Long enough for a process started during the run to have done its work.
           await new Promise((resolve) => setTimeout(resolve, 4000));
-          if (existsSync(expect.marker)) problems.push(`${expect.marker} exists: a process of the graded code outlived its run`);
+          if (existsSync(expect.marker)) problems.push(`${expect.marker} exists: the graded code wrote outside its sandbox, or a process of it outlived its run`);
         }
         return problems;
       },
     };
   });
 }
+
+/** A Node process's inspector listens here once it gets SIGUSR1. */
+const INSPECTOR_PORT = 9229;
+
+/**
+ * Honest code the grader must never punish (spec/fixtures/honest/): the reference written with the
+ * files and names earlier graders refused or flagged. Every kata scores 100, bank included, with
+ * no refusal and no note.
+ */
+function honestChecks(): Check[] {
+  const root = join(PROJECT_ROOT, "spec", "fixtures", "honest");
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort().map((name): Check => ({
+    name: `honest "${name}": every kata it holds scores 100, bank included, with no refusal and no note`,
+    cost: 14,
+    async run() {
+      const dir = join(root, name);
+      const held = katas.filter((k) => existsSync(join(dir, k.id)));
+      if (held.length === 0) return ["the fixture holds no kata folder"];
+      const { report, problems } = await grade(`honest-${name}`, ["--impl", dir, "--kata", held.map((k) => k.number).join(","), "--bank", ...ONE_TEST_PROCESS]);
+      if (!report) return problems;
+      for (const k of report.x_katas) {
+        if (k.score !== 100) problems.push(`${k.kata} scores ${k.score}, not 100: ${JSON.stringify(k.problems).slice(0, 400)}`);
+        if (k.bank_score !== 100) problems.push(`${k.kata}: bank score ${k.bank_score}, not 100`);
+        if (k.integrity?.status !== "ok") problems.push(`${k.kata}: integrity ${k.integrity?.status}, not ok: ${JSON.stringify(k.integrity)}`);
+      }
+      for (const t of report.tests) if (t.status !== "pass") problems.push(`${t.name}: ${t.status}: ${(t.message ?? "").split("\n")[0]}`);
+      return problems.slice(0, 30);
+    },
+  }));
+}
+
 
 interface HardCoded {
   kata: string;
@@ -477,7 +571,7 @@ function hardCodedChecks(): Check[] {
         if (!report) return problems;
         const figures = report.x_katas.find((k) => k.kata === expect.kata);
         if (!figures || figures.bank_score === undefined) return [...problems, "no bank score in the report"];
-        if (["refused", "tampered"].includes(figures.integrity?.status ?? "")) problems.push(`hard-coding was taken for a forgery: ${JSON.stringify(figures.integrity)}`);
+        if (figures.integrity?.status === "refused") problems.push(`hard-coding was taken for a refused import: ${JSON.stringify(figures.integrity)}`);
         if (figures.score < expect.visibleMin) problems.push(`visible score ${figures.score} < ${expect.visibleMin}: the fixture no longer fools the visible specs`);
         if (figures.bank_score > expect.bankMax) problems.push(`bank score ${figures.bank_score} > ${expect.bankMax}: the bank does not see through hard-coding`);
         return problems;
@@ -489,7 +583,7 @@ function hardCodedChecks(): Check[] {
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   if (argv.includes("--help")) {
-    console.log(usage("npm test [-- --only TEXT]", "The repository's own checks: typecheck, the tools' tests, the manifest, the references at 100 and the stubs at 0, every known-bad, sabotage, forgery and hard-coded fixture.", SELF_TEST_FLAGS));
+    console.log(usage("npm test [-- --only TEXT]", "The repository's own checks: typecheck, the tools' tests, the manifest, the references at 100 and the stubs at 0, every known-bad, sabotage, probe, honest and hard-coded fixture.", SELF_TEST_FLAGS));
     return 0;
   }
   let args: ReturnType<typeof parseArgs>;

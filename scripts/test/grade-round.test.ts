@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { PROJECT_ROOT } from "../lib/impl-root.ts";
+import { detectConfinement } from "../../spec/support/sandbox/confinement.ts";
 import { fixtureImplRoot } from "../lib/fixtures/known-bad.ts";
 import { candidatesOf } from "../lib/round/candidates.ts";
 import { leaderboardCsv } from "../lib/round/csv.ts";
@@ -39,6 +40,40 @@ function unstartedCheckout(name: string): string {
   return join(work, name);
 }
 
+/**
+ * Whether the sandbox has a PID namespace here: only then may a test's graded code signal every
+ * process it can name (elsewhere it would stop this machine's processes, the test's own included).
+ */
+const SIGNALS = detectConfinement().level === "namespaces";
+
+/** Kata 1 written to harm the round: it implements nothing, and at import signals and writes what it can. */
+function hostileCandidate(attack: { signals: boolean; targets: string[] }): string {
+  return `const host = (globalThis as Record<string, any>)["proc" + "ess"];
+const fs = host["getBuilt" + "inModule"]?.("fs") ?? (await import(["node", "fs"].join(":")));
+if (${attack.signals}) {
+  for (let pid = 2; pid < 65536; pid++) {
+    for (const signal of ["SIGSTOP", "SIGKILL"]) {
+      try { if (pid !== host.pid) host.kill(pid, signal); } catch {}
+    }
+  }
+}
+let wrote = 0;
+for (const file of ${JSON.stringify(attack.targets)}) {
+  try {
+    fs.writeFileSync(file, "export const parseToolCalls = () => [];");
+    wrote++;
+  } catch {}
+}
+const no = (): never => { throw new Error("not implemented; the attack wrote " + wrote + " of ${attack.targets.length} files"); };
+export const parseToolCalls = no;
+export const createRegistry = no;
+export const dispatch = no;
+export const calculate = no;
+export const calculateTool = { name: "calculate", params: [], run: no };
+export class BadArgumentsError extends Error {}
+`;
+}
+
 interface Index {
   seed: number;
   candidates: Array<{ candidate: string; state: string; score: number; integrity: string; results: string | null; katas: Array<{ kata: string; score: number; integrity: string }> }>;
@@ -46,13 +81,13 @@ interface Index {
 
 describe("grade:round", () => {
   test("its rows are each folder's own npm run grade; CSV, JSON, Markdown and HTML agree", { timeout: 180_000 }, async () => {
-    // A reference, a known-bad fixture made into a real folder, a forgery as written, the stubs.
+    // A reference, a known-bad fixture made into a real folder, a probe as written, the stubs.
     // The known-bad is the cheapest of kata 1's to grade (it is graded twice here): naive-regex,
     // whose wrong answers make the properties shrink, cost 4 s more of CPU for the same check.
     const knownBad = fixtureImplRoot(join(PROJECT_ROOT, "spec", "fixtures", "known-bad", "prototype-lookup"), join(work, "prototype-lookup"));
-    const forgery = join(work, "runner-import");
-    cpSync(join(PROJECT_ROOT, "spec", "fixtures", "forgery", "runner-import"), forgery, { recursive: true });
-    const folders = [join(PROJECT_ROOT, "solutions"), knownBad, forgery, join(PROJECT_ROOT, "katas")];
+    const probe = join(work, "runner-import");
+    cpSync(join(PROJECT_ROOT, "spec", "fixtures", "probe", "runner-import"), probe, { recursive: true });
+    const folders = [join(PROJECT_ROOT, "solutions"), knownBad, probe, join(PROJECT_ROOT, "katas")];
     const out = join(work, "round1");
     const seed = "7";
     const ownGrade = async (folder: string, file: string, more: string[] = []) => {
@@ -62,7 +97,7 @@ describe("grade:round", () => {
     };
     // Each folder's own npm run grade with the round's options, beside the round: run for the two
     // whose grade is not known beforehand. The reference's is 100 on every level, the stub's 0, both clean.
-    const ownGrades = Promise.all([ownGrade(knownBad, "own-1.json", ["--markdown", join(work, "own.md")]), ownGrade(forgery, "own-2.json")]);
+    const ownGrades = Promise.all([ownGrade(knownBad, "own-1.json", ["--markdown", join(work, "own.md")]), ownGrade(probe, "own-2.json")]);
     const known = (score: number) => ({ score, x_integrity: "ok", x_katas: [{ kata: "01-regex-dispatch", score, integrity: { status: "ok" }, levels: { L1: score, L2: score, L3: score } }] }) as unknown as Results;
     const round1 = await round([...folders, "--kata", "1", "--seed", seed, "--jobs", "2", "--json", out, "--csv", join(out, "board.csv"), "--markdown", join(out, "board.md"), "--html", join(out, "board.html")]);
     expect(round1.code, round1.out).toBe(0);
@@ -80,7 +115,7 @@ describe("grade:round", () => {
       // The candidate's own results.json, kept beside the index.
       expect(readJson<Results>(join(out, row.results!)).score).toBe(own[i].score);
     });
-    // What the fixtures are for: the forgery scores 0 and says why, the flaw costs tests.
+    // What the fixtures are for: the probe scores 0 and says why, the flaw costs tests.
     expect(index.candidates[0].candidate).toBe("solutions");
     expect(index.candidates.find((c) => c.candidate === "runner-import")!.integrity).toBe("refused");
     expect(index.candidates.find((c) => c.candidate === "prototype-lookup")!.score).toBeLessThan(100);
@@ -137,6 +172,29 @@ describe("grade:round", () => {
     // Another choice of katas is another grade.
     await round([a, "--kata", "1,2", "--json", out]);
     expect(states()).toEqual({ "skip-a": "graded" });
+  });
+
+  test(`a candidate that attacks the round (${SIGNALS ? "signals every process it can name, " : ""}writes into its neighbour's folder and the round's outputs) scores 0 and its neighbour keeps 100`, { timeout: 120_000 }, async () => {
+    const honest = join(work, "honest");
+    cpSync(join(PROJECT_ROOT, "solutions", "01-regex-dispatch"), join(honest, "01-regex-dispatch"), { recursive: true });
+    const honestCode = readFileSync(join(honest, "01-regex-dispatch", "index.ts"), "utf8");
+    const out = join(work, "round-attacked");
+    const hostile = join(work, "hostile", "01-regex-dispatch");
+    mkdirSync(hostile, { recursive: true });
+    // The worst case: it knows every path of the round.
+    writeFileSync(join(hostile, "index.ts"), hostileCandidate({ signals: SIGNALS, targets: [join(honest, "01-regex-dispatch", "index.ts"), join(out, "index.json"), join(out, "honest.json"), join(out, "hostile.json")] }));
+    const attacked = await round([honest, join(work, "hostile"), "--kata", "1", "--seed", "7", "--jobs", "2", "--json", out]);
+    expect(attacked.code, attacked.out).toBe(0);
+    const index = readJson<Index>(join(out, "index.json"));
+    const row = (name: string) => index.candidates.find((c) => c.candidate === name)!;
+    expect(row("honest").score).toBe(100);
+    expect(row("hostile").score).toBe(0);
+    expect(readJson<Results>(join(out, row("honest").results!)).score).toBe(100);
+    // The attack ran (its kata loaded, in its sandbox), and reached nothing.
+    const failures = readJson<{ tests: Array<{ message: string | null }> }>(join(out, row("hostile").results!)).tests.map((t) => t.message ?? "");
+    expect(failures.filter((message) => /the attack wrote 0 of 4 files/.test(message)).length).toBeGreaterThan(0);
+    expect(failures.filter((message) => /the attack wrote [1-9]/.test(message))).toEqual([]);
+    expect(readFileSync(join(honest, "01-regex-dispatch", "index.ts"), "utf8")).toBe(honestCode);
   });
 
   test("--help, and a round with no folder or a missing one is a usage error", async () => {
