@@ -20,10 +20,16 @@ import { SANDBOX_REPORT_ENV, SANDBOX_ROOT_ENV, SANDBOX_SUPERVISOR_ENV } from "./
 import { Peer, PeerGone, type Generation } from "./peer.ts";
 import type { Json } from "./wire.ts";
 
-/** One call may keep the specs waiting this much of the sandbox's CPU time, or wall time, then it is stopped. */
+// Every limit counts what a busy machine cannot stretch: the sandbox's own CPU time (an endless
+// loop), or the time it sat idle, neither running nor waiting for a CPU (a wait that never ends).
+// A correct kata on a loaded machine runs or waits for a CPU all along, and is never stopped.
+// Where the kernel's account cannot be read (no /proc), wall time stands in for both.
+/** One call may keep the specs waiting this much of the sandbox's CPU time, or idle time, then it is stopped. */
 export const CALL_CPU_LIMIT_MS = 5_000;
 export const CALL_WALL_LIMIT_MS = 30_000;
-/** Loading the kata (its top-level code) may take this long. */
+/** Loading the kata (its top-level code) may take this much of its CPU time (a correct kata needs well under 1 s)... */
+export const LOAD_CPU_LIMIT_MS = 5_000;
+/** ... or sit idle this long. */
 export const LOAD_LIMIT_MS = 10_000;
 /** Sandboxes started for one spec file, at most: a kata that keeps dying is not started forever. */
 const MAX_STARTS = 4;
@@ -165,17 +171,32 @@ const report = (record: object) => {
 /** Set by the bridge: the test running now, as the report names it. */
 let currentTest = (): string | undefined => undefined;
 
-/** CPU time of a process and its threads, in ms, from the kernel's account (Linux); undefined elsewhere. */
-function kernelCpuMs(pid: number | undefined): number | undefined {
+/** A process's time on a CPU and waiting for one (every thread), in ms, from the kernel's account (Linux). */
+interface Schedule {
+  runMs: number;
+  waitMs: number;
+}
+
+function kernelSchedule(pid: number | undefined): Schedule | undefined {
   if (pid === undefined) return undefined;
   try {
-    let ns = 0;
-    for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
-    return ns / 1e6;
+    let run = 0;
+    let wait = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const [r, w] = readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ");
+      run += Number(r);
+      wait += Number(w);
+    }
+    return { runMs: run / 1e6, waitMs: wait / 1e6 };
   } catch {
     return undefined;
   }
 }
+
+const kernelCpuMs = (pid: number | undefined): number | undefined => kernelSchedule(pid)?.runMs;
+
+/** How often a load's limits are looked at. */
+const LOAD_CHECK_MS = 200;
 
 class Sandbox {
   readonly token: number;
@@ -190,6 +211,9 @@ class Sandbox {
   exportIds: Record<string, number> = {};
   realm: { activeTimers?: () => unknown; cpuMicros?: () => unknown; each?: (fn: unknown, argsList: unknown[][], settled: boolean) => unknown } = {};
   generation: Generation | undefined;
+
+  /** When it was asked for: a load's limits count from here for a sandbox started for that load. */
+  readonly startedAt = Date.now();
 
   constructor(readonly kataId: string, readonly dir: string, confinement: Confinement) {
     const h = host();
@@ -246,6 +270,16 @@ class Sandbox {
       // no /proc
     }
     return this.kataPid;
+  }
+
+  /** Its time on a CPU and waiting for one since it was started (unshare's included), from the kernel; undefined without /proc. */
+  schedule(): Schedule | undefined {
+    const launcher = kernelSchedule(this.launcherPid);
+    const pid = this.pid();
+    if (pid === this.launcherPid) return launcher;
+    const kata = kernelSchedule(pid);
+    if (!launcher) return undefined;
+    return kata ? { runMs: launcher.runMs + kata.runMs, waitMs: launcher.waitMs + kata.waitMs } : launcher;
   }
 
   cpuMs(): number | undefined {
@@ -484,6 +518,44 @@ function loadSync(sandbox: Sandbox, spec: KataSpec): void {
   }
 }
 
+/**
+ * Stops a sandbox whose load takes LOAD_CPU_LIMIT_MS of its CPU time (an endless loop at import) or
+ * sits idle that long (a top-level await that never settles). The verdict waits for one turn of
+ * the event loop past its timer, so an answer that has arrived is read first, however busy this
+ * process was.
+ */
+function loadLimit(sandbox: Sandbox, fresh: boolean): { stop(): void } {
+  // A sandbox started for this load counts from its start: its node process may not exist yet.
+  const began = fresh ? sandbox.startedAt : Date.now();
+  const start = fresh ? { runMs: 0, waitMs: 0 } : sandbox.schedule();
+  let stopped = false;
+  const why = (cause: string) => `the kata did not finish loading: ${cause} (an endless loop, or a promise that never settles, at import?), so its process was stopped`;
+  const verdict = (): string | undefined => {
+    const wall = Date.now() - began;
+    const now = start ? sandbox.schedule() : undefined;
+    // Not yet readable (the process is still being made): wall time until it is.
+    if (!start || !now) return wall > LOAD_LIMIT_MS ? why(`not within ${LOAD_LIMIT_MS / 1000} s`) : undefined;
+    const cpu = now.runMs - start.runMs;
+    const idle = wall - cpu - (now.waitMs - start.waitMs);
+    if (cpu > LOAD_CPU_LIMIT_MS) return why(`it took ${LOAD_CPU_LIMIT_MS / 1000} s of CPU time`);
+    if (idle > LOAD_LIMIT_MS) return why(`it sat idle for ${LOAD_LIMIT_MS / 1000} s`);
+    return undefined;
+  };
+  const timer = setInterval(() => {
+    if (!verdict()) return;
+    setImmediate(() => {
+      const cause = stopped ? undefined : verdict();
+      if (cause) sandbox.kill(cause);
+    });
+  }, LOAD_CHECK_MS);
+  return {
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
+}
+
 /** Loads the kata for this spec file (starting its sandbox if need be) and returns its exports. */
 export async function connect(kataId: string, spec: KataSpec): Promise<KataLink> {
   if (spec.currentTest) currentTest = spec.currentTest;
@@ -492,10 +564,11 @@ export async function connect(kataId: string, spec: KataSpec): Promise<KataLink>
   // every spec file: the next files fail at once, rather than each waiting out LOAD_LIMIT_MS.
   const failed = h.loadFailures.get(kataId);
   if (failed) throw new Error(failed);
-  let sandbox = h.sandboxes.get(kataId);
-  if (!sandbox || !sandbox.alive) sandbox = startSandbox(kataId);
+  const running = h.sandboxes.get(kataId);
+  const fresh = !running || !running.alive;
+  const sandbox = fresh ? startSandbox(kataId) : running;
   const request = sandbox.peer.requestAsync(loadMessage(sandbox, spec));
-  const limit = setTimeout(() => sandbox!.kill(`the kata did not finish loading within ${LOAD_LIMIT_MS / 1000} s (an endless loop, or a promise that never settles, at import?), so its process was stopped`), LOAD_LIMIT_MS);
+  const limit = loadLimit(sandbox, fresh);
   try {
     takeLoad(sandbox, await request);
   } catch (error) {
@@ -503,7 +576,7 @@ export async function connect(kataId: string, spec: KataSpec): Promise<KataLink>
     if (!sandbox.alive) h.loadFailures.set(kataId, (failure as Error).message);
     throw failure;
   } finally {
-    clearTimeout(limit);
+    limit.stop();
   }
   return new Link(kataId, spec, sandbox);
 }

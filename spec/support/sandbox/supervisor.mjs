@@ -3,10 +3,11 @@
 // - starts each sandbox process (confinement.ts's command), in a process group of its own;
 // - reads the sandbox's stdout and stderr all the time, so a kata that prints 50 MB never blocks
 //   on a full pipe while the specs wait for it; it keeps the byte count and the last 64 KB;
-// - kills a sandbox that keeps the specs waiting too long on one call: more than CPU_LIMIT_MS of
+// - kills a sandbox that keeps the specs waiting too long on one call: more than cpuLimitMs of
 //   the sandbox's own CPU time (read by the kernel, in /proc, where there is one), or more than
-//   WALL_LIMIT_MS of wall time. CPU time, not wall time, so that a busy machine never costs an
-//   honest kata a call;
+//   wallLimitMs during which it sat idle, neither running nor waiting for a CPU (a wait that
+//   never ends). Neither grows on a busy machine, so load never costs an honest kata a call;
+//   without /proc, wall time stands in;
 // - says how each sandbox ended.
 // Plain JavaScript: a worker thread does not get the specs' TypeScript loader.
 import { spawn } from "node:child_process";
@@ -37,7 +38,7 @@ const tell = (message) => {
   Atomics.notify(signal, 0);
 };
 
-/** token -> { child, pid (the sandbox's node process), output, tail, killedFor, cpuAtBlock, blockedSince } */
+/** token -> { child, pid (the sandbox's node process), output, tail, killedFor, atBlock, blockedSince } */
 const sandboxes = new Map();
 
 function nodePid(entry) {
@@ -52,17 +53,24 @@ function nodePid(entry) {
   return entry.pid;
 }
 
-/** CPU time of a process, in ms, from the kernel's account (every thread); undefined without /proc. */
-function cpuMs(pid) {
+/** A process's time on a CPU and waiting for one, in ms, from the kernel's account (every thread); undefined without /proc. */
+function schedule(pid) {
   if (pid === undefined) return undefined;
   try {
-    let ns = 0;
-    for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
-    return ns / 1e6;
+    let run = 0;
+    let wait = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const [r, w] = readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ");
+      run += Number(r);
+      wait += Number(w);
+    }
+    return { runMs: run / 1e6, waitMs: wait / 1e6 };
   } catch {
     return undefined;
   }
 }
+
+const cpuMs = (pid) => schedule(pid)?.runMs;
 
 function kill(entry, why) {
   if (entry.exited) return;
@@ -94,7 +102,7 @@ parentPort.on("message", (message) => {
       tell({ type: "exit", token, code: null, signal: null, outputBytes: 0, tail: "", killedFor: `could not start: ${error.message}` });
       return;
     }
-    const entry = { child, kataId: message.kataId, viaUnshare: launch.command.endsWith("unshare"), outputBytes: 0, reported: 0, tail: "", killedFor: undefined, exited: false, blockedSince: 0, cpuAtBlock: undefined };
+    const entry = { child, kataId: message.kataId, viaUnshare: launch.command.endsWith("unshare"), outputBytes: 0, reported: 0, tail: "", killedFor: undefined, exited: false, blockedSince: 0, atBlock: undefined };
     sandboxes.set(token, entry);
     const keep = (chunk) => {
       entry.outputBytes += chunk.length;
@@ -137,12 +145,13 @@ setInterval(() => {
     }
     if (entry.blockedSince !== since) {
       entry.blockedSince = since;
-      entry.cpuAtBlock = cpuMs(nodePid(entry));
+      entry.atBlock = schedule(nodePid(entry));
     }
     const wall = Date.now() - since;
-    const cpuNow = entry.cpuAtBlock === undefined ? undefined : cpuMs(nodePid(entry));
-    const cpu = cpuNow === undefined ? undefined : cpuNow - entry.cpuAtBlock;
+    const now = entry.atBlock === undefined ? undefined : schedule(nodePid(entry));
+    const cpu = now === undefined ? undefined : now.runMs - entry.atBlock.runMs;
+    const idle = now === undefined ? wall : wall - cpu - (now.waitMs - entry.atBlock.waitMs);
     if (cpu !== undefined && cpu > cpuLimitMs) kill(entry, `a call took more than ${cpuLimitMs / 1000} s of CPU time without returning (an endless loop?), so its process was stopped`);
-    else if (wall > wallLimitMs) kill(entry, `a call did not return within ${wallLimitMs / 1000} s, so its process was stopped`);
+    else if (idle > wallLimitMs) kill(entry, `a call did not return within ${wallLimitMs / 1000} s${now === undefined ? "" : " of its process sitting idle"}, so its process was stopped`);
   }
 }, 25).unref();
