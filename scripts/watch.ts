@@ -60,25 +60,29 @@ function report(kata: Kata, tests: TestResult[], problems: string[], timing: str
 }
 
 function printAnswer(kata: Kata, tests: TestResult[], problems: string[], timing: string, pending: ReadonlySet<string>): void {
+  // One write per answer, so that a reader never sees half of one, however busy the machine.
+  const lines: string[] = [];
   const passing = tests.filter((t) => t.status === "pass").length;
   const colour = passing === tests.length ? style.green : passing === 0 ? style.red : style.yellow;
   const waiting = pending.size === 0 ? "" : `, ${pending.size} slow test${pending.size === 1 ? "" : "s"} still running`;
   const stage = levels ? ` · ${levels.join(", ")} only` : "";
-  console.log(`\n${new Date().toLocaleTimeString()}  ${kata.id}: ${colour(`${passing} of ${tests.length} passing`)}${waiting}${stage} ${style.dim(`(${timing})`)}`);
-  for (const problem of problems) console.log(`  ${style.red("!")} ${problem}`);
+  lines.push(`\n${new Date().toLocaleTimeString()}  ${kata.id}: ${colour(`${passing} of ${tests.length} passing`)}${waiting}${stage} ${style.dim(`(${timing})`)}`);
+  for (const problem of problems) lines.push(`  ${style.red("!")} ${problem}`);
   const next = nextTest(tests, (t) => pending.has(t.name));
   if (!next) {
     const stageAfter = levels && nextStage(levels);
     const done = !levels
       ? "  All passing. Grade everything: npm run grade"
       : `  All ${levels.join(" and ")} tests passing. ${stageAfter ? `Next stage: npm run watch -- ${kata.number} --level ${levelsFlag(stageAfter)}` : "Grade everything: npm run grade"}`;
-    console.log(pending.size === 0 ? style.green(done) : style.dim("  No failure so far."));
+    lines.push(pending.size === 0 ? style.green(done) : style.dim("  No failure so far."));
+    console.log(lines.join("\n"));
     return;
   }
-  console.log(`  next: ${next.name} ${style.dim(`[${next.level}]`)}`);
-  if (next.summary) console.log(`        ${next.summary}`);
-  if (next.property?.counterexample) console.log(style.dim(`        counterexample: ${next.property.counterexample.slice(0, 300)}`));
-  console.log(style.dim(`  stuck? npm run hint -- ${kata.number}`));
+  lines.push(`  next: ${next.name} ${style.dim(`[${next.level}]`)}`);
+  if (next.summary) lines.push(`        ${next.summary}`);
+  if (next.property?.counterexample) lines.push(style.dim(`        counterexample: ${next.property.counterexample.slice(0, 300)}`));
+  lines.push(style.dim(`  stuck? npm run hint -- ${kata.number}`));
+  console.log(lines.join("\n"));
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;

@@ -21,7 +21,7 @@ const dir = mkdtempSync(join(tmpdir(), "tuk-pack-"));
 let packed: PackResult;
 beforeAll(() => {
   packed = packCandidate(dir);
-}, 30_000);
+}, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function files(root: string): string[] {
