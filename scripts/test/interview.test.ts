@@ -18,7 +18,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe("the follow-up questions", () => {
   test("the pack's copy is the interviewer guide's questions, in both languages (npm run manifest writes it)", () => {
     expect(JSON.parse(readFileSync(QUESTIONS_FILE, "utf8"))).toEqual(questionsFromGuides());
-    for (const kata of [1, 2, 3]) {
+    for (const kata of [1, 2, 3, 4]) {
       expect(followUpQuestions(kata, "en").length, `kata ${kata}`).toBeGreaterThan(2);
       expect(followUpQuestions(kata, "zh-CN")).toHaveLength(followUpQuestions(kata, "en").length);
     }
