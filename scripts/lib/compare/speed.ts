@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { PROJECT_ROOT } from "../impl-root.ts";
 import { quantile, speedRatio, type SpeedRatio } from "./ratio.ts";
 import type { ChildResult } from "./speed-child.ts";
-import { detectConfinement, UNSHARE_FLAGS } from "../../../spec/support/sandbox/confinement.ts";
 import { stageSides } from "./stage.ts";
 
 export interface SpeedOptions {
@@ -33,13 +32,7 @@ export type CaseSpeed =
 function runChild(args: string[], timeoutMs: number): Promise<ChildResult[] | string> {
   return new Promise((resolvePromise) => {
     // --single-threaded: see speed-child.ts. tsx's loader by --import, so that the flag reaches V8.
-    // The candidate's code runs in it: where the machine allows, in PID and network namespaces of
-    // its own, so that it can neither signal this process nor reach the network. It still reads
-    // files (it needs tsx and the benchmark cases): the speed ratio is advice, never a score.
-    const node = [process.execPath, "--single-threaded", "--import", "tsx", "scripts/lib/compare/speed-child.ts", ...args];
-    const confinement = detectConfinement();
-    const [command, ...commandArgs] = confinement.level === "namespaces" ? [confinement.unshare!, ...UNSHARE_FLAGS, ...node] : node;
-    const child = spawn(command, commandArgs, {
+    const child = spawn(process.execPath, ["--single-threaded", "--import", "tsx", "scripts/lib/compare/speed-child.ts", ...args], {
       cwd: PROJECT_ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
