@@ -61,6 +61,7 @@ interface GradeReport {
   version: number;
   status: string;
   score: number;
+  x_seed: number;
   tests: Array<{ name: string; status: string; message: string | null; x_kata: string }>;
   x_katas: Array<{
     kata: string;
@@ -557,6 +558,20 @@ interface HardCoded {
   bankMax: number;
 }
 
+/** Each test's outcome when vitest runs `kata`'s specs (bank included) with the code in this process, as `npm run spec` does. */
+async function inProcessOutcomes(implRoot: string, kata: Kata, seed: number): Promise<Map<string, "pass" | "fail"> | string> {
+  const file = join(work(), `in-process-${kata.id}.json`);
+  const vitest = join(PROJECT_ROOT, "node_modules", "vitest", "vitest.mjs");
+  const result = await exec(process.execPath, [vitest, "run", `spec/${kata.id}`, "--reporter=json", `--outputFile=${file}`], { KATA_IMPL: implRoot, GRADE_BANK: "1", FC_SEED: String(seed) });
+  if (!existsSync(file)) return `the in-process run wrote no report (exit ${result.code}): ${result.output.slice(-600)}`;
+  const report = JSON.parse(readFileSync(file, "utf8")) as { testResults: Array<{ assertionResults: Array<{ ancestorTitles: string[]; title: string; status: string }> }> };
+  const outcomes = new Map<string, "pass" | "fail">();
+  for (const f of report.testResults) {
+    for (const t of f.assertionResults) outcomes.set([kata.id, ...t.ancestorTitles, splitTag(t.title).name].join(" > "), t.status === "passed" ? "pass" : "fail");
+  }
+  return outcomes;
+}
+
 /** An implementation that hard-codes the visible examples: the bank must see through it. */
 function hardCodedChecks(): Check[] {
   const dir = join(PROJECT_ROOT, "spec", "fixtures", "hard-coded");
@@ -564,8 +579,8 @@ function hardCodedChecks(): Check[] {
   const expect = JSON.parse(readFileSync(join(dir, "expect.json"), "utf8")) as HardCoded;
   return [
     {
-      name: `hard-coded fixture: ${expect.kata} scores >= ${expect.visibleMin} on the visible specs, <= ${expect.bankMax} on the bank`,
-      cost: 6,
+      name: `hard-coded fixture: ${expect.kata} scores >= ${expect.visibleMin} on the visible specs, <= ${expect.bankMax} on the bank, and every test's verdict equals the in-process run's`,
+      cost: 12,
       async run() {
         const kata = katas.find((k) => k.id === expect.kata);
         if (!kata) return [`expect.json names an unknown kata ${expect.kata}`];
@@ -576,6 +591,21 @@ function hardCodedChecks(): Check[] {
         if (figures.integrity?.status === "refused") problems.push(`hard-coding was taken for a refused import: ${JSON.stringify(figures.integrity)}`);
         if (figures.score < expect.visibleMin) problems.push(`visible score ${figures.score} < ${expect.visibleMin}: the fixture no longer fools the visible specs`);
         if (figures.bank_score > expect.bankMax) problems.push(`bank score ${figures.bank_score} > ${expect.bankMax}: the bank does not see through hard-coding`);
+        // The sandbox changes where the code runs, never a verdict: test by test, the grade equals
+        // vitest running the same specs with the code in its own process, on an implementation
+        // that passes some tests and fails others (the same seed, so the same generated inputs).
+        const inProcess = await inProcessOutcomes(fixtureImplRoot(dir, join(work(), "hard-coded-in-process")), kata, report.x_seed);
+        if (typeof inProcess === "string") return [...problems, inProcess];
+        const graded = report.tests.filter((t) => t.x_kata === kata.id);
+        const mixed = new Set(graded.map((t) => (t.status === "pass" ? "pass" : "fail")));
+        if (mixed.size < 2) problems.push("the fixture passes all or none of its tests: the comparison would prove nothing");
+        if (inProcess.size !== graded.length) problems.push(`the in-process run holds ${inProcess.size} tests, the grade ${graded.length}`);
+        for (const t of graded) {
+          const there = inProcess.get(t.name);
+          const here = t.status === "pass" ? "pass" : "fail";
+          if (there === undefined) problems.push(`not in the in-process run: ${t.name}`);
+          else if (there !== here) problems.push(`${t.name}: ${here} in the sandbox, ${there} in process`);
+        }
         return problems;
       },
     },
