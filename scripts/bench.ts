@@ -40,6 +40,7 @@ import { childrenCpuMs, timeTrivialRuns } from "./lib/bench/trivial-run.ts";
 import { timeBareSpecs, type BareRun } from "./lib/bench/bare-specs.ts";
 import { listKatas } from "./lib/grader/katas.ts";
 import { watchLatency } from "./lib/bench/watch-latency.ts";
+import { BEFORE_SANDBOX, checkoutOf } from "./lib/bench/grader-before-sandbox.ts";
 
 /** Saves timed by the watch benchmark. */
 const WATCH_SAVES = 7;
@@ -398,10 +399,10 @@ interface Timed {
   output: string;
 }
 
-function timeCommand(args: string[]): Timed {
+function timeCommand(args: string[], cwd = PROJECT_ROOT): Timed {
   const cpuBefore = childrenCpuMs();
   const start = performance.now();
-  const run = spawnSync("npm", args, { cwd: PROJECT_ROOT, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" }, maxBuffer: 64 << 20 });
+  const run = spawnSync("npm", args, { cwd, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" }, maxBuffer: 64 << 20 });
   const ms = performance.now() - start;
   const cpuAfter = childrenCpuMs();
   const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
@@ -462,6 +463,8 @@ async function benchGrader(): Promise<void> {
   for (const line of grade.output.split("\n").filter((l) => /^\s*!/.test(l))) say(`> The grader warned: ${line.trim().replace(/^!\s*/, "")}\n`);
   if (grade.status !== 0) say(`> Warning: exit code ${grade.status} (grade).\n`);
 
+  benchSandboxCost();
+
   const watch = await watchLatency(1, "01-regex-dispatch", "parse.ts", WATCH_SAVES);
   const medianFirst = median(watch.firstMs);
   const medianFull = median(watch.fullMs);
@@ -496,6 +499,59 @@ async function benchGrader(): Promise<void> {
       target: [`under 1 s for kata 1: ${met(medianFirst < 1_000)[0]}`, `kata 1 在 1 s 以内：${met(medianFirst < 1_000)[1]}`],
     },
   );
+}
+
+/** Rounds of the sandboxed grade beside the grade before the sandbox. */
+const SANDBOX_ROUNDS = 3;
+
+/**
+ * Issue 23's target: the sandboxed grade of the references costs at most 1.3x the grade at
+ * BEFORE_SANDBOX, side by side. Both grade the three katas that commit has, alternating which
+ * goes first in each round, so the machine's load of the moment weighs on both alike.
+ */
+function benchSandboxCost(): void {
+  const checkout = checkoutOf(BEFORE_SANDBOX);
+  if (typeof checkout === "string") {
+    say(`> The sandbox's cost was not measured: ${checkout}.\n`);
+    return;
+  }
+  const args = ["run", "grade", "--", "--impl", "solutions", "--kata", "1,2,3"];
+  const rounds: Array<{ now: Timed; before: Timed }> = [];
+  try {
+    for (let round = 0; round < SANDBOX_ROUNDS; round++) {
+      if (round % 2 === 0) {
+        const now = timeCommand(args);
+        rounds.push({ now, before: timeCommand(args, checkout.dir) });
+      } else {
+        const before = timeCommand(args, checkout.dir);
+        rounds.push({ before, now: timeCommand(args) });
+      }
+    }
+  } finally {
+    checkout.remove();
+  }
+  const wall = (r: (typeof rounds)[number]) => r.now.ms / r.before.ms;
+  const cpu = (r: (typeof rounds)[number]) => (r.now.cpuMs === undefined || !r.before.cpuMs ? undefined : r.now.cpuMs / r.before.cpuMs);
+  const kept = [...rounds].sort((a, b) => wall(a) - wall(b))[Math.floor(rounds.length / 2)];
+  const x = (n: number | undefined) => (n === undefined ? "?" : `${n.toFixed(2)}x`);
+  const t = (timed: Timed) => `${duration(timed.ms)} / ${timed.cpuMs === undefined ? "?" : duration(timed.cpuMs)}${timed.status === 0 ? "" : ` (exit code ${timed.status})`}`;
+  say(`The sandbox's cost: \`npm run grade -- --impl solutions --kata 1,2,3\` here and in a checkout of ${BEFORE_SANDBOX} (the last grader that ran the graded code in the specs' processes), ${SANDBOX_ROUNDS} rounds, alternating which goes first; the round with the median wall ratio is kept.`);
+  say();
+  say(table(["round", "sandboxed: wall / CPU", `at ${BEFORE_SANDBOX}: wall / CPU`, "ratio: wall / CPU"], rounds.map((r, i) => [
+    String(i + 1) + (r === kept ? " (kept)" : ""), t(r.now), t(r.before), `${x(wall(r))} / ${x(cpu(r))}`,
+  ])));
+  say();
+  const within = wall(kept) <= 1.3;
+  say(`The sandboxed grade took **${x(wall(kept))}** the wall time of the grade at ${BEFORE_SANDBOX} (rounds: ${rounds.map((r) => x(wall(r))).join(", ")}) and ${x(cpu(kept))} its CPU time; target at most 1.3x: ${met(within)[0]}.`);
+  say();
+  summary.push({
+    what: ["the sandbox's cost: grade of katas 1-3 beside the grade at " + BEFORE_SANDBOX, "沙箱的代价：kata 1-3 的评分与 " + BEFORE_SANDBOX + " 的评分并排"],
+    measured: [
+      `${x(wall(kept))} its wall time (${duration(kept.now.ms)} beside ${duration(kept.before.ms)}), ${x(cpu(kept))} its CPU time`,
+      `墙钟为其 ${x(wall(kept))}（${duration(kept.now.ms)} 对 ${duration(kept.before.ms)}），CPU 为其 ${x(cpu(kept))}`,
+    ],
+    target: [`at most 1.3x (issue 23): ${met(within)[0]}`, `至多 1.3 倍（issue 23）：${met(within)[1]}`],
+  });
 }
 
 // --- main --------------------------------------------------------------------------------------
