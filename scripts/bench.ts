@@ -40,7 +40,7 @@ import { childrenCpuMs, timeTrivialRuns } from "./lib/bench/trivial-run.ts";
 import { timeBareSpecs, type BareRun } from "./lib/bench/bare-specs.ts";
 import { listKatas } from "./lib/grader/katas.ts";
 import { watchLatency } from "./lib/bench/watch-latency.ts";
-import { BEFORE_SANDBOX, checkoutOf } from "./lib/bench/grader-before-sandbox.ts";
+import { BEFORE_SANDBOX, checkoutOf, machineBusyMs } from "./lib/bench/grader-before-sandbox.ts";
 
 /** Saves timed by the watch benchmark. */
 const WATCH_SAVES = 7;
@@ -399,12 +399,13 @@ interface Timed {
   output: string;
 }
 
+/** A command's wall time, and its CPU time as the machine's busy time over it (see machineBusyMs): run on an otherwise idle machine. */
 function timeCommand(args: string[], cwd = PROJECT_ROOT): Timed {
-  const cpuBefore = childrenCpuMs();
+  const cpuBefore = machineBusyMs() ?? childrenCpuMs();
   const start = performance.now();
   const run = spawnSync("npm", args, { cwd, encoding: "utf8", env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" }, maxBuffer: 64 << 20 });
   const ms = performance.now() - start;
-  const cpuAfter = childrenCpuMs();
+  const cpuAfter = cpuBefore === undefined ? undefined : (machineBusyMs() ?? childrenCpuMs());
   const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
   return { ms, cpuMs, status: run.status, output: `${run.stdout}${run.stderr}` };
 }
@@ -457,7 +458,7 @@ async function benchGrader(): Promise<void> {
   say();
   say(`The full grade of the references took **${x(ratio(kept))} trivial vitest runs** of wall time on this machine in this run (rounds: ${rounds.map((r) => x(ratio(r))).join(", ")}; target: at most 6), and ${x(cpuRatio(kept))} of CPU time. ${passing.join(", ")}.`);
   say();
-  say(`The same ${kept.bare.passed} tests run by vitest alone (scripts/lib/bench/bare-specs.ts: one \`vitest run\` of the visible spec files on solutions/, a worker thread per core, no isolation between spec files or katas, nothing of the grader) took **${x(bareRatio(kept))} trivial runs** (rounds: ${rounds.map((r) => x(bareRatio(r))).join(", ")}), ${x(bareCpuRatio(kept))} of CPU time: the floor of any grade of these specs with vitest. The grader's safety (a kata's code in test processes of its own, the sealed workspace, canaries, confined workers, signed verdicts) and npm's and tsx's start-up cost the other ${x(ratio(kept) - bareRatio(kept))}.`);
+  say(`The same ${kept.bare.passed} tests run by vitest alone (scripts/lib/bench/bare-specs.ts: one \`vitest run\` of the visible spec files on solutions/, a worker thread per core, no isolation between spec files or katas, nothing of the grader) took **${x(bareRatio(kept))} trivial runs** (rounds: ${rounds.map((r) => x(bareRatio(r))).join(", ")}), ${x(bareCpuRatio(kept))} of CPU time: the floor of any grade of these specs with vitest. The grader's safety (each kata bundled and run in sandbox processes of its own, every call crossing between them as data, a kata's spec files sharing its test processes) and npm's and tsx's start-up cost the other ${x(ratio(kept) - bareRatio(kept))}.`);
   say();
   // The grader's own warnings (a stale spec/manifest.json, specs changed since it was written).
   for (const line of grade.output.split("\n").filter((l) => /^\s*!/.test(l))) say(`> The grader warned: ${line.trim().replace(/^!\s*/, "")}\n`);
@@ -516,15 +517,16 @@ function benchSandboxCost(): void {
     return;
   }
   const args = ["run", "grade", "--", "--impl", "solutions", "--kata", "1,2,3"];
+  const timeOnMachine = (cwd?: string): Timed => timeCommand(args, cwd);
   const rounds: Array<{ now: Timed; before: Timed }> = [];
   try {
     for (let round = 0; round < SANDBOX_ROUNDS; round++) {
       if (round % 2 === 0) {
-        const now = timeCommand(args);
-        rounds.push({ now, before: timeCommand(args, checkout.dir) });
+        const now = timeOnMachine();
+        rounds.push({ now, before: timeOnMachine(checkout.dir) });
       } else {
-        const before = timeCommand(args, checkout.dir);
-        rounds.push({ before, now: timeCommand(args) });
+        const before = timeOnMachine(checkout.dir);
+        rounds.push({ before, now: timeOnMachine() });
       }
     }
   } finally {
@@ -535,7 +537,7 @@ function benchSandboxCost(): void {
   const kept = [...rounds].sort((a, b) => wall(a) - wall(b))[Math.floor(rounds.length / 2)];
   const x = (n: number | undefined) => (n === undefined ? "?" : `${n.toFixed(2)}x`);
   const t = (timed: Timed) => `${duration(timed.ms)} / ${timed.cpuMs === undefined ? "?" : duration(timed.cpuMs)}${timed.status === 0 ? "" : ` (exit code ${timed.status})`}`;
-  say(`The sandbox's cost: \`npm run grade -- --impl solutions --kata 1,2,3\` here and in a checkout of ${BEFORE_SANDBOX} (the last grader that ran the graded code in the specs' processes), ${SANDBOX_ROUNDS} rounds, alternating which goes first; the round with the median wall ratio is kept.`);
+  say(`The sandbox's cost: \`npm run grade -- --impl solutions --kata 1,2,3\` here and in a checkout of ${BEFORE_SANDBOX} (the last grader that ran the graded code in the specs' processes), ${SANDBOX_ROUNDS} rounds, alternating which goes first; the round with the median wall ratio is kept. CPU time is the whole machine's busy time over each command (the grade's own account misses its sandboxes, which are reaped outside its process tree): run this part on an otherwise idle machine.`);
   say();
   say(table(["round", "sandboxed: wall / CPU", `at ${BEFORE_SANDBOX}: wall / CPU`, "ratio: wall / CPU"], rounds.map((r, i) => [
     String(i + 1) + (r === kept ? " (kept)" : ""), t(r.now), t(r.before), `${x(wall(r))} / ${x(cpu(r))}`,

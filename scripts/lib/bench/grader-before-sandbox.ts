@@ -2,7 +2,7 @@
 // checkout of that commit beside this one, sharing this one's node_modules, so both grade the
 // same references with the same tools in the same run.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../impl-root.ts";
@@ -30,4 +30,19 @@ export function checkoutOf(commit: string): Checkout | string {
       rmSync(join(dir, ".."), { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The whole machine's busy CPU time so far, in ms (Linux: /proc/stat), or undefined. The grade's
+ * own account of its children misses its sandboxes: each is the first process of a PID namespace,
+ * and one stopped at the end is reaped outside the grade's process tree. On an otherwise idle
+ * machine, the busy time over a run is that run's CPU time.
+ */
+export function machineBusyMs(): number | undefined {
+  try {
+    const [user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    return (user + nice + system + irq + softirq + steal) * 10;
+  } catch {
+    return undefined;
+  }
 }
