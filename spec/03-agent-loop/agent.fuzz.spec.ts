@@ -187,10 +187,18 @@ describe("12. Fuzz: random conversations, random tool behaviours", () => {
             }),
           );
           const model = scriptedModel([reply.calls(...jobs.map((_, i) => ["job", { i }, `c${i}`] as [string, object, string])), reply.text("ok")]);
-          // The scheduler picks which job finishes next only once both processes are idle: by then every
-          // job the loop can start is waiting, so the pick can be any of them, not just the first to arrive
-          // across the sandbox's channel.
-          const releaseWhenIdle = async (release: () => Promise<void>): Promise<void> => { await idle(); return release(); };
+          // The first job to finish is picked only once both processes are idle: by then every job the
+          // loop starts at once is waiting, so the pick can be any of them, not just the first to
+          // arrive across the sandbox's channel. Once is enough (the rest stay pending for later
+          // picks), and each wait for idleness costs round trips.
+          let waited = false;
+          const releaseWhenIdle = async (release: () => Promise<void>): Promise<void> => {
+            if (!waited) {
+              waited = true;
+              await idle();
+            }
+            return release();
+          };
           const r = await s.waitFor(runAgent({ model, tools: [job], messages: freshUser(), clock, concurrency, retries: 0 }), releaseWhenIdle);
           const toolMsgs = r.messages.filter((m): m is ToolMessage => m.role === "tool");
           expect(toolMsgs.map((m) => m.tool_call_id), "results come back in call order whatever order they finish in").toEqual(jobs.map((_, i) => `c${i}`));
