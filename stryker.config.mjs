@@ -7,8 +7,7 @@
 // to the folder that holds scripts/lib/impl-root.ts, which is the sandbox's own copy. So with
 // KATA_IMPL=solutions the specs import the sandbox's (instrumented) solutions/, not the originals.
 // scripts/mutate.ts sets KATA_IMPL=solutions (and MUTATE_KATA, MUTATE_SKIP_TESTS) itself.
-// `npx stryker run` is not the way in: Stryker 10's CLI refuses Node < 22, and this repository
-// targets Node 20 (scripts/mutate.ts explains how it runs Stryker there).
+// `npm run mutate` is the way in: it narrows the run to one kata at a time.
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -18,8 +17,6 @@ export default {
     // The project's vitest.config.ts, narrowed to one kata's specs (see that file for why the
     // narrowing is not Stryker's `testFiles` option).
     configFile: "scripts/lib/mutation/vitest.config.ts",
-    // Each worker runs the specs in one child process; the machine is small and shared.
-    pool: "threads",
   },
   mutate: [
     "solutions/*/*.ts",

@@ -48,6 +48,6 @@ export function candidatePackage(pkg: PackageJson, packed: ReadonlySet<string>, 
   };
   const devDependencies = Object.fromEntries(Object.entries(pkg.devDependencies).filter(([name]) => needed(name)));
   // The maintainers' description promises an interviewer's bank, which a pack does not hold.
-  const description = "Hand-write an LLM tool-use runtime without a framework: three graded katas, a candidate's pack.";
+  const description = "Hand-write an LLM tool-use runtime without a framework: four graded katas, a candidate's pack.";
   return { ...pkg, description, scripts, devDependencies };
 }
