@@ -71,13 +71,23 @@ interface GradeReport {
     bank_total?: number;
     collected_matches_manifest?: boolean;
     unlisted_tests?: string[];
+    collected_first_difference?: string;
     integrity?: { status: string; refused: string[]; notes: string[] };
   }>;
 }
 
+/**
+ * The run limit of a grade here, per kata, unless the check sets its own (a sabotage's or a probe's
+ * limit is what it tests). npm test runs several grades at once on two cores, where a correct
+ * kata's grade takes many times its idle time (the references' grade, bank included: 27 s alone,
+ * 191 s beside the other checks), so the candidate's default (60 s) is no limit for it here.
+ */
+const SELF_TEST_TIMEOUT_S = 300;
+
 async function grade(label: string, args: string[]): Promise<{ exec: Exec; report?: GradeReport; problems: string[] }> {
   const file = join(work(), `${label}.json`);
-  const result = await exec(process.execPath, ["--import", TSX_LOADER, "scripts/grade.ts", ...args, "--json", file]);
+  const limit = args.includes("--timeout") ? [] : ["--timeout", String(SELF_TEST_TIMEOUT_S)];
+  const result = await exec(process.execPath, ["--import", TSX_LOADER, "scripts/grade.ts", ...args, ...limit, "--json", file]);
   const problems: string[] = [];
   if (result.code !== 0) problems.push(`grader exited ${result.code}:\n${result.output.slice(-1500)}`);
   if (!existsSync(file)) return { exec: result, problems: [...problems, "no JSON report written"] };
@@ -132,7 +142,10 @@ const allChecks: Check[] = [
     waits: true, // most of it is spent waiting on child processes (pack-candidate, watch)
     async run() {
       const r = await exec(process.execPath, [join(PROJECT_ROOT, "node_modules", "vitest", "vitest.mjs"), "run", "--config", "vitest.scripts.config.ts"], { NO_COLOR: "1" });
-      return r.code === 0 ? [] : [r.output.slice(-3000)];
+      if (r.code === 0) return [];
+      // vitest's own account of each failure (its message and diff), then its summary.
+      const failures = r.output.indexOf("Failed Tests");
+      return [failures === -1 ? r.output.slice(-3000) : r.output.slice(failures, failures + 5000)];
     },
   },
   {
@@ -160,7 +173,7 @@ const allChecks: Check[] = [
         if (!figures) outOfDate(`${kata.id} was not graded`);
         else if (figures.collected_matches_manifest !== true) {
           const unlisted = figures.unlisted_tests ?? [];
-          outOfDate(`${kata.id}: the specs do not hold exactly its tests, in its order${unlisted.length > 0 ? `; not listed: ${unlisted.slice(0, 3).join("; ")}` : ""}`);
+          outOfDate(`${kata.id}: the specs do not hold exactly its tests, in its order${unlisted.length > 0 ? `; not listed: ${unlisted.slice(0, 3).join("; ")}` : ""}; ${figures.collected_first_difference ?? ""}`);
         }
       }
       for (const [kata, entry] of Object.entries(committed.katas)) {

@@ -187,7 +187,8 @@ describe("grade:round", () => {
     expect(attacked.code, attacked.out).toBe(0);
     const index = readJson<Index>(join(out, "index.json"));
     const row = (name: string) => index.candidates.find((c) => c.candidate === name)!;
-    expect(row("honest").score).toBe(100);
+    const failing = (name: string) => JSON.stringify(readJson<{ tests: Array<{ name: string; status: string; message: string | null }> }>(join(out, row(name).results!)).tests.filter((t) => t.status !== "pass").slice(0, 3)).slice(0, 1500);
+    expect(row("honest").score, `the honest candidate's failures: ${failing("honest")}\n${attacked.out.slice(-1500)}`).toBe(100);
     expect(row("hostile").score).toBe(0);
     expect(readJson<Results>(join(out, row("honest").results!)).score).toBe(100);
     // The attack ran (its kata loaded, in its sandbox), and reached nothing.

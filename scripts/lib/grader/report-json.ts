@@ -104,7 +104,11 @@ export function jsonReport(runs: KataRun[], scores: Scores, info: RunInfo) {
       duration_ms: run.durationMs,
       // Whether the specs hold exactly the tests spec/manifest.json lists (absent for an --only run).
       ...(run.collected
-        ? { collected_matches_manifest: run.collected.matches, unlisted_tests: run.collected.unlisted.map((t) => `${t.file}: ${t.name}`) }
+        ? {
+            collected_matches_manifest: run.collected.matches,
+            unlisted_tests: run.collected.unlisted.map((t) => `${t.file}: ${t.name}`),
+            ...(run.collected.firstDifference ? { collected_first_difference: run.collected.firstDifference } : {}),
+          }
         : {}),
     })),
     x_problems: problems,

@@ -57,6 +57,8 @@ export interface CollectedTests {
   matches: boolean;
   /** Tests in the spec files that the manifest does not list: they earn nothing. */
   unlisted: ManifestTest[];
+  /** Where the two lists first part, when they do: what each holds there. */
+  firstDifference?: string;
 }
 
 /** How the graded code was confined, as every report says it. */
@@ -333,10 +335,19 @@ function compareToManifest(listed: ManifestTest[], manifest: KataManifest, inclu
   const fresh = includeBank ? lists : { tests: lists.tests, bank: [] };
   const committed = { tests: manifest.tests, bank: includeBank ? manifest.bank : [] };
   const known = new Set([...committed.tests, ...committed.bank].map((t) => `${t.file}\u0000${t.name}`));
+  const matches = JSON.stringify(fresh) === JSON.stringify(committed);
   return {
-    matches: JSON.stringify(fresh) === JSON.stringify(committed),
+    matches,
     unlisted: [...fresh.tests, ...fresh.bank].filter((t) => !known.has(`${t.file}\u0000${t.name}`)),
+    ...(matches ? {} : { firstDifference: firstDifference([...fresh.tests, ...fresh.bank], [...committed.tests, ...committed.bank]) }),
   };
+}
+
+function firstDifference(collected: ManifestTest[], listed: ManifestTest[]): string {
+  const say = (t: ManifestTest | undefined) => (t ? `${t.file}: ${t.name}` : "nothing");
+  const at = collected.findIndex((t, i) => t.file !== listed[i]?.file || t.name !== listed[i]?.name);
+  const i = at === -1 ? collected.length : at;
+  return `at test ${i + 1} of ${collected.length} collected (${listed.length} listed), the run has ${say(collected[i])}, the manifest ${say(listed[i])}`;
 }
 
 export function expectedTest(kata: Kata, entry: ManifestTest): Omit<TestResult, "status"> {
