@@ -10,7 +10,7 @@ import { listKatas, selectKatas, type Kata } from "./lib/grader/katas.ts";
 import { LEVEL_FLAG, levelsNote, parseLevels } from "./lib/grader/levels.ts";
 import { loadManifest } from "./lib/grader/manifest.ts";
 import { chooseTests } from "./lib/grader/only.ts";
-import { styleFor } from "./lib/grader/report-terminal.ts";
+import { levelTag, styleFor } from "./lib/grader/report-terminal.ts";
 import { gradeKata } from "./lib/grader/run-kata.ts";
 import type { TestResult } from "./lib/grader/test-result.ts";
 import { formatRatio } from "./lib/compare/ratio.ts";
@@ -76,7 +76,7 @@ async function run(argv: string[]): Promise<number> {
         const ref = reference.tests.find((t) => t.name === test.name);
         if (!args.flags.has("all") && test.status === ref?.status) continue;
         shown++;
-        console.log(`   ${mark(test)}   ${mark(ref)}   ${test.name} ${style.dim(`[${test.level}]`)}${test.summary ? style.dim(`\n            ${test.summary}`) : ""}`);
+        console.log(`   ${mark(test)}   ${mark(ref)}   ${test.name} ${style.dim(levelTag(test))}${test.summary ? style.dim(`\n            ${test.summary}`) : ""}`);
       }
       if (shown === 0) console.log("   (the same verdict on every test)");
 

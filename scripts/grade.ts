@@ -14,7 +14,7 @@ import { markdownReport } from "./lib/grader/report-markdown.ts";
 import { failures, integritySection, nextSteps, styleFor, table } from "./lib/grader/report-terminal.ts";
 import { sandboxLine, sandboxOf } from "./lib/grader/integrity-report.ts";
 import { chooseTests } from "./lib/grader/only.ts";
-import { LEVEL_FLAG, levelsNote, parseLevels } from "./lib/grader/levels.ts";
+import { LEVEL_FLAG, levelsFlag, levelsNote, parseLevels } from "./lib/grader/levels.ts";
 import { FLAW_DIFF, fixtureImplRoot, standsOnReference } from "./lib/fixtures/known-bad.ts";
 import { expectedTest, expectedTests, gradeKatas, type GradeOptions, type KataRun } from "./lib/grader/run-kata.ts";
 import { score } from "./lib/grader/score.ts";
@@ -96,7 +96,10 @@ async function run(argv: string[], scratch: string[]): Promise<number> {
 
   const style = styleFor(process.stdout);
   implLabel ??= relative(PROJECT_ROOT, implRoot).split("\\").join("/") || ".";
-  console.log(`Grading ${made ? implLabel : `${implLabel}/`} · seed ${seed} (replay: npm run grade -- --seed ${seed})`);
+  // The commands it suggests grade the same folder: copied, they must not grade the stubs instead.
+  const implFlag = args.flags.has("impl") ? ` --impl ${shellWord(implSpec)}` : "";
+  const replay = `npm run grade --${implFlag}${args.flags.has("kata") ? ` --kata ${shellWord(String(args.flags.get("kata")))}` : ""}${levels ? ` --level ${levelsFlag(levels)}` : ""}${includeBank ? " --bank" : ""} --seed ${seed}`;
+  console.log(`Grading ${made ? implLabel : `${implLabel}/`} · seed ${seed} (replay: ${replay})`);
   for (const warning of specDrift(manifest, katas)) console.log(style.yellow(`! ${warning}`));
   if (levels) console.log(style.yellow(`! ${levelsNote(levels)}`));
   const narrowed = patterns && only ? katas.filter((kata) => only.get(kata.id)) : [];
@@ -125,7 +128,7 @@ async function run(argv: string[], scratch: string[]): Promise<number> {
   if (integrity) console.log(integrity);
   const failing = failures(runs, style, args.flags.has("all"));
   if (failing) console.log(failing);
-  console.log(nextSteps(runs, scores, implLabel, levels));
+  console.log(nextSteps(runs, scores, implLabel, levels, implFlag));
   console.log(style.dim(`\nGraded in ${(durationMs / 1000).toFixed(1)} s.`));
 
   for (const run of runs) {
@@ -187,3 +190,8 @@ function specDrift(manifest: Manifest, katas: Kata[]): string[] {
 }
 
 if (isEntry(import.meta.url)) runAsCommand("grade", main);
+
+/** A word as a POSIX shell reads it back: quoted when it holds anything but safe characters. */
+function shellWord(word: string): string {
+  return /^[\w./:@%+,=-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

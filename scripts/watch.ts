@@ -17,7 +17,7 @@ import { loadManifest, type KataManifest } from "./lib/grader/manifest.ts";
 import { LEVEL_FLAG, levelsFlag, levelsNote, nextStage, parseLevels } from "./lib/grader/levels.ts";
 import { nextTest } from "./lib/grader/next-test.ts";
 import { chooseTests } from "./lib/grader/only.ts";
-import { styleFor } from "./lib/grader/report-terminal.ts";
+import { levelTag, styleFor } from "./lib/grader/report-terminal.ts";
 import { expectedTest, gradeKata } from "./lib/grader/run-kata.ts";
 import type { Level } from "../spec/support/test-tag.ts";
 import { parsePropertyFailure, splitTag, summaryLine, withoutStack, type TestResult } from "./lib/grader/test-result.ts";
@@ -78,7 +78,7 @@ function printAnswer(kata: Kata, tests: TestResult[], problems: string[], timing
     console.log(lines.join("\n"));
     return;
   }
-  lines.push(`  next: ${next.name} ${style.dim(`[${next.level}]`)}`);
+  lines.push(`  next: ${next.name} ${style.dim(levelTag(next))}`);
   if (next.summary) lines.push(`        ${next.summary}`);
   if (next.property?.counterexample) lines.push(style.dim(`        counterexample: ${next.property.counterexample.slice(0, 300)}`));
   lines.push(style.dim(`  stuck? npm run hint -- ${kata.number}`));

@@ -89,8 +89,9 @@ describe("--level", () => {
     expect(r.code, r.out).toBe(0);
     expect(r.out).toContain("! --level 1: L1 tests only; scores cover them alone");
     expect(r.out).toMatch(/01-regex-dispatch\s+100\.0\s+100\.0\s+-\s+-\s+(\d+)\/\1/);
-    // The stage after: the same command one level up.
-    expect(r.out).toContain("Next stage: npm run grade -- --level 1,2");
+    // The stage after: the same command one level up, on the same folder; the replay too.
+    expect(r.out).toContain(`Next stage: npm run grade -- --impl ${impl} --level 1,2`);
+    expect(r.out).toMatch(new RegExp(`replay: npm run grade -- --impl ${impl.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} --kata 1 --level 1 --seed -?\\d+\\)`));
     const report = JSON.parse(readFileSync(json, "utf8"));
     expect(report.x_levels_graded).toEqual(["L1"]);
     expect(report.tests).toHaveLength(l1Count);

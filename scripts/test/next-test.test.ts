@@ -95,14 +95,46 @@ describe("the next test to make pass", () => {
     const tests = stubResults(kata).map((t, i) => ({ ...t, summary: `failure ${i}` }));
     const run: KataRun = { kata, tests, problems: [], hungTests: [], durationMs: 0 };
     const ordered = inTeachingOrder(tests);
-    expect(nextSteps([run], score([run]), "katas")).toContain(`make this pass first: ${ordered[0].name} [L1]`);
+    expect(nextSteps([run], score([run]), "katas")).toContain(`make this pass first: ${ordered[0].name} [L1 w1]`);
     // --level is kept in the command it suggests.
     expect(nextSteps([run], score([run]), "katas", ["L1"])).toContain("npm run grade -- --kata 1 --level 1");
-    const listed = failures([run], plain, true).split("\n").filter((l) => l.startsWith("  ✗ ")).map((l) => l.slice(4).replace(/ \[L\d\]$/, ""));
+    const listed = failures([run], plain, true).split("\n").filter((l) => l.startsWith("  ✗ ")).map((l) => l.slice(4).replace(/ \[L\d w\d+\]$/, ""));
     expect(listed).toEqual(ordered.map((t) => t.name));
     const html = htmlReport([run], score([run]), { impl: "katas", seed: 1, bank: false, startedAt: new Date(0), durationMs: 0 });
     const rows = [...html.matchAll(/<tr><td>fail<\/td><td>L\d<\/td><td>([^<]*)<\/td>/g)].map((m) => m[1]);
     expect(rows).toEqual(ordered.map((t) => t.name.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;")));
+  });
+
+  test("every command the next steps suggest grades the folder that was graded: --impl is kept", () => {
+    const kata = katas[0];
+    const failing: KataRun = { kata, tests: stubResults(kata), problems: [], hungTests: [], durationMs: 0 };
+    const passing: KataRun = { ...failing, tests: failing.tests.map((t) => ({ ...t, status: "pass" as const })) };
+    const commands = (text: string) => text.split("\n").filter((line) => /npm run /.test(line));
+    for (const [runs, levels] of [[[failing], undefined], [[passing], undefined], [[passing], ["L1"]]] as const) {
+      const text = nextSteps([...runs], score([...runs]), "../cand", levels ? [...levels] : undefined, " --impl ../cand");
+      expect(commands(text).length, text).toBeGreaterThan(0);
+      for (const line of commands(text)) expect(line).toMatch(/npm run \w+ -- (.* )?--impl \.\.\/cand( |$)/);
+    }
+    expect(nextSteps([passing], score([passing]), "katas")).toMatch(/npm run compare$/);
+  });
+
+  test("a level and weight read as the specs and the READMEs write them: [L2 w3]", () => {
+    const kata = katas[0];
+    const tests = [result({ name: "1. a property", level: "L2", weight: 3 })];
+    const run: KataRun = { kata, tests, problems: [], hungTests: [], durationMs: 0 };
+    expect(failures([run], plain, true)).toContain("1. a property [L2 w3]");
+    expect(nextSteps([run], score([run]), "katas")).toContain("make this pass first: 1. a property [L2 w3]");
+  });
+
+  test("with every visible test passing and a bank test failing, the next steps do not say all pass", () => {
+    const kata = katas[0];
+    const tests = [result({ name: "1. seen", status: "pass" }), result({ name: "1. held out", bank: true, status: "fail" })];
+    const run: KataRun = { kata, tests, problems: [], hungTests: [], durationMs: 0 };
+    const text = nextSteps([run], score([run]), "katas");
+    expect(text).not.toContain("All graded katas pass");
+    expect(text).toContain("1 bank test failing in 01-regex-dispatch");
+    const passing: KataRun = { ...run, tests: tests.map((t) => ({ ...t, status: "pass" as const })) };
+    expect(nextSteps([passing], score([passing]), "katas")).toContain("All graded katas pass");
   });
 
   test("on the fresh stubs, grade names an L1 example of each README's first task; watch names the same", { timeout: 120_000 }, async () => {
@@ -111,10 +143,11 @@ describe("the next test to make pass", () => {
     const watched = await runMain("scripts/watch.ts", ["3", "--once"]);
     for (const [i, run] of (await graded).entries()) {
       const expected = nextTest(stubResults(katas[i]))!;
-      expect(run.out).toContain(`2. make this pass first: ${expected.name} [L1]`);
+      expect(run.out).toContain(`2. make this pass first: ${expected.name} [L1 w${expected.weight}]`);
     }
     expect(watched.code, watched.out).toBe(0);
-    expect(watched.out).toContain(`next: ${nextTest(stubResults(katas[2]))!.name} [L1]`);
+    const watchNext = nextTest(stubResults(katas[2]))!;
+    expect(watched.out).toContain(`next: ${watchNext.name} [L1 w${watchNext.weight}]`);
   });
 
   test("once every L1 test passes, grade's next step is an L2 test", { timeout: 120_000 }, async () => {
@@ -122,6 +155,6 @@ describe("the next test to make pass", () => {
     const r = await runMain("scripts/grade.ts", ["--impl", impl, "--kata", "1"]);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/01-regex-dispatch\s+\S+\s+100\.0\s+(?!100\.0)\d/);
-    expect(r.out).toMatch(/2\. make this pass first: 5\. The safe calculator: calculate and calculateTool > .+ \[L2\]\n/);
+    expect(r.out).toMatch(/2\. make this pass first: 5\. The safe calculator: calculate and calculateTool > .+ \[L2 w\d+\]\n/);
   });
 });

@@ -47,7 +47,7 @@ describe("npm run watch --level", () => {
     const full = answers.at(-1)!;
     expect(full.total).toBe(l1Count);
     expect(full.passing).toBeLessThan(l1Count);
-    expect(full.text).toMatch(/\n\s+next: .+ \[L1\]\n/);
+    expect(full.text).toMatch(/\n\s+next: .+ \[L1 w\d+\]\n/);
     expect(session.output).not.toContain("No test has ended");
   });
 });

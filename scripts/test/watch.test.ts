@@ -39,7 +39,7 @@ describe("npm run watch", () => {
     expect(quick.total).toBe(first.total);
     expect(quick.passing + quick.stillRunning).toBeLessThan(quick.total);
     // It already names the next failing test and its message.
-    expect(quick.text).toMatch(/\n\s+next: .+\[L\d\]\n\s+\S/);
+    expect(quick.text).toMatch(/\n\s+next: .+\[L\d w\d+\]\n\s+\S/);
     expect(quick.text).not.toContain("waiting for the full run");
     // The full answer follows: nothing left out, the quick answer's passing tests still passing;
     // a slow test may fail too (a property can reach the broken calculator).

@@ -60,9 +60,14 @@ export function table(scores: Scores, style: Style, runs: KataRun[]): string {
   return [style.bold(header), ...rows, style.bold(overall)].join("\n");
 }
 
+/** A test's level and weight as its name in the specs and the READMEs write them: `[L2 w3]`. */
+export function levelTag(test: Pick<TestResult, "level" | "weight">): string {
+  return `[${test.level} w${test.weight}]`;
+}
+
 function describeFailure(test: TestResult, style: Style): string[] {
   const mark = test.status === "error" ? style.red("!") : style.red("✗");
-  const lines = [`  ${mark} ${test.bank ? "bank · " : ""}${test.name} ${style.dim(`[${test.level}]`)}`];
+  const lines = [`  ${mark} ${test.bank ? "bank · " : ""}${test.name} ${style.dim(levelTag(test))}`];
   if (test.summary) lines.push(`      ${test.summary}`);
   if (test.property) {
     const { counterexample, seed, path } = test.property;
@@ -127,10 +132,11 @@ export function integritySection(runs: KataRun[], style: Style): string {
  * What a candidate should do next: the first kata not at 100, its README and the test to make pass
  * first (next-test.ts: the README's order). `levels`: the run's --level, kept in the commands it suggests.
  */
-export function nextSteps(runs: KataRun[], scores: Scores, implLabel: string, levels?: readonly Level[]): string {
+export function nextSteps(runs: KataRun[], scores: Scores, implLabel: string, levels?: readonly Level[], implFlag = ""): string {
   // A refused kata comes first: no other advice applies while the kata rule zeroes it.
   const untrusted = untrustedRuns(runs);
-  const levelFlag = levels ? ` --level ${levelsFlag(levels)}` : "";
+  // Every command it suggests grades what this run graded: the same --impl, the same levels.
+  const levelFlag = `${implFlag}${levels ? ` --level ${levelsFlag(levels)}` : ""}`;
   if (untrusted.length > 0) {
     const run = untrusted[0];
     const lines = ["", "Next:", ...untrusted.map((r) => `  ! ${untrustedSentence(r)} (see Integrity above)`)];
@@ -143,15 +149,21 @@ export function nextSteps(runs: KataRun[], scores: Scores, implLabel: string, le
     if (runs.length === 0) return "";
     // A stage passed: the next one adds a level.
     const stageAfter = levels && nextStage(levels);
-    if (stageAfter) return `\nAll graded katas pass their ${levels!.join(" and ")} tests. Next stage: npm run grade -- --level ${levelsFlag(stageAfter)}`;
-    return "\nAll graded katas pass. Compare with the reference: npm run compare";
+    // Visible tests all pass, but a held-out one fails: that is not "all pass".
+    const bankFailing = scores.katas.filter((k) => k.bank && k.bank.tally.passed < k.bank.tally.total);
+    if (bankFailing.length > 0) {
+      const failed = bankFailing.reduce((n, k) => n + k.bank!.tally.total - k.bank!.tally.passed, 0);
+      return `\nEvery visible test passes; the bank does not: ${failed} bank test${failed === 1 ? "" : "s"} failing in ${bankFailing.map((k) => k.kata).join(", ")} (listed above).`;
+    }
+    if (stageAfter) return `\nAll graded katas pass their ${levels!.join(" and ")} tests. Next stage: npm run grade --${implFlag} --level ${levelsFlag(stageAfter)}`;
+    return `\nAll graded katas pass. Compare with the reference: npm run compare${implFlag ? ` --${implFlag}` : ""}`;
   }
   const run = runs[index];
   const first = nextTest(run.tests);
   const lines = ["", "Next:"];
   if (implLabel === "katas") lines.push(`  1. read katas/${run.kata.id}/README.md (中文: README.zh-CN.md)`);
   else lines.push(`  1. read the contract: katas/${run.kata.id}/README.md`);
-  if (first) lines.push(`  2. make this pass first: ${first.name} [${first.level}]`);
+  if (first) lines.push(`  2. make this pass first: ${first.name} ${levelTag(first)}`);
   lines.push(`  3. re-grade just this kata: npm run grade -- --kata ${run.kata.number}${levelFlag}`);
   return lines.join("\n");
 }
