@@ -40,6 +40,14 @@ describe("the plan", () => {
     expect(lines.find((l) => l.trim().startsWith("L2"))).toContain("beyond this session");
     expect(planLines("01-regex-dispatch", ["L1"], 45, "zh-CN")[0]).toContain("模拟面试");
   });
+
+  test("the hint it points to is this kata's, in both languages", () => {
+    for (const lang of ["en", "zh-CN"] as const) {
+      const text = planLines("03-agent-loop", ["L1"], 45, lang).join("\n");
+      expect(text).toContain("npm run hint -- 3");
+      expect(text).not.toMatch(/hint -- N/);
+    }
+  });
 });
 
 describe("the report", () => {

@@ -118,6 +118,14 @@ describe("the next test to make pass", () => {
     expect(nextSteps([passing], score([passing]), "katas")).toMatch(/npm run compare$/);
   });
 
+  test("the HTML report's count of failing tests counts them all, the stub's among them", () => {
+    const kata = katas[0];
+    const tests = [...stubResults(kata).slice(0, 9), result({ name: "1. wrong", summary: "expected 1, got 2" }), result({ name: "1. also wrong", summary: "expected 3, got 4" })];
+    const run: KataRun = { kata, tests, problems: [], hungTests: [], durationMs: 0 };
+    const html = htmlReport([run], score([run]), { impl: "katas", seed: 1, bank: false, startedAt: new Date(0), durationMs: 0 });
+    expect(html).toContain("<summary>11 tests not passing: 2 listed here, 9 still the stub (below)</summary>");
+  });
+
   test("a level and weight read as the specs and the READMEs write them: [L2 w3]", () => {
     const kata = katas[0];
     const tests = [result({ name: "1. a property", level: "L2", weight: 3 })];

@@ -92,7 +92,7 @@ export function htmlReport(runs: KataRun[], scores: Scores, info: RunInfo): stri
     const rows = listed.map((t) => `<tr><td>${escapeXml(t.status)}</td><td>${escapeXml(t.level)}</td><td>${t.bank ? "bank · " : ""}${escapeXml(t.name)}</td><td><pre>${escapeXml(t.summary ?? "")}${t.property?.counterexample ? escapeXml(`\ncounterexample: ${t.property.counterexample.slice(0, 500)}\nseed ${t.property.seed}, path "${t.property.path ?? ""}"`) : ""}</pre></td></tr>`).join("");
     const problems = run.problems.map((p) => `<li>${escapeXml(p)}</li>`).join("");
     const table = rows
-      ? `<details${listed.length <= 10 ? " open" : ""}><summary>${listed.length} failing test${listed.length === 1 ? "" : "s"}</summary><table><thead><tr><th>status</th><th>level</th><th>test</th><th>failure</th></tr></thead><tbody>${rows}</tbody></table></details>`
+      ? `<details${listed.length <= 10 ? " open" : ""}><summary>${failing.length} test${failing.length === 1 ? "" : "s"} not passing${stubbed.length > 0 ? `: ${listed.length} listed here, ${stubbed.length} still the stub (below)` : ""}</summary><table><thead><tr><th>status</th><th>level</th><th>test</th><th>failure</th></tr></thead><tbody>${rows}</tbody></table></details>`
       : "";
     const stub = stubbed.length > 0 ? `<p class="stub">${stubbed.length} test${stubbed.length === 1 ? "" : "s"} fail with "${STUB_MESSAGE}": katas/${escapeXml(run.kata.id)}/ is still (partly) the stub.</p>` : "";
     const status = integrityStatus(run.integrity);

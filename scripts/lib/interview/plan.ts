@@ -28,8 +28,9 @@ export function planLines(kataId: string, levels: readonly Level[], minutes: num
     const beyond = deadline.byMinute > minutes ? (zh ? "（超出本次时长）" : " (beyond this session)") : "";
     lines.push(`  ${stage.level}  ${when}${beyond}: ${stage.summary[lang]}`);
   }
+  const hint = `npm run hint -- ${Number(kataId.slice(0, 2))}`;
   lines.push(zh
-    ? "保存文件即评分；卡住时：npm run hint -- N。时间到或按 Ctrl-C 时会最终评分并写出报告。"
-    : "Every save is graded; stuck? npm run hint -- N. At the end (or on Ctrl-C) the kata is graded once more and a report is written.");
+    ? `保存文件即评分；卡住时：${hint}。时间到或按 Ctrl-C 时会最终评分并写出报告。`
+    : `Every save is graded; stuck? ${hint}. At the end (or on Ctrl-C) the kata is graded once more and a report is written.`);
   return lines;
 }
