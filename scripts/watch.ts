@@ -22,6 +22,7 @@ import { expectedTest, gradeKata } from "./lib/grader/run-kata.ts";
 import type { Level } from "../spec/support/test-tag.ts";
 import { parsePropertyFailure, splitTag, summaryLine, withoutStack, type TestResult } from "./lib/grader/test-result.ts";
 import { answerEvent, formatEvent } from "./lib/watch/answer-event.ts";
+import { kataRules, underVerdict, type KataVerdict } from "./lib/watch/kata-rules.ts";
 import { narrowingEnv } from "./lib/watch/narrowing.ts";
 import type { WarmMessage, WarmTest } from "./lib/watch/warm-child.ts";
 
@@ -54,7 +55,14 @@ let events = false;
  * and its message. `pending` are the slow tests a quick run left to the full run that follows:
  * neither passing nor the next to fix yet.
  */
-function report(kata: Kata, tests: TestResult[], problems: string[], timing: string, pending: ReadonlySet<string> = new Set()): void {
+function report(kata: Kata, tests: TestResult[], problems: string[], timing: string, pending: ReadonlySet<string> = new Set(), verdict?: KataVerdict): void {
+  // What the grade would refuse or could not build is scored as the grade scores it, in its words;
+  // the in-process run's own account of a file that did not load is then only noise.
+  if (verdict) {
+    tests = underVerdict(tests, verdict);
+    problems = [verdict.problem, ...problems.filter((p) => !/ failed to load: /.test(p))];
+    pending = new Set();
+  }
   printAnswer(kata, tests, problems, timing, pending);
   if (events) console.log(formatEvent(answerEvent(tests, pending, problems, nextTest(tests, (t) => pending.has(t.name)))));
 }
@@ -153,6 +161,9 @@ async function run(argv: string[]): Promise<number> {
   /** When the save being answered happened; cleared once its last run has reported. */
   let savedAt: number | undefined;
   let coldRunning = false;
+  /** The grade's verdict on the folder as last saved (kata-rules.ts), and the answers waiting on it. */
+  let rules = kataRules(kata.id, folder);
+  let answers = Promise.resolve();
 
   const armWatchdog = () => {
     clearTimeout(stall);
@@ -171,7 +182,9 @@ async function run(argv: string[]): Promise<number> {
     const problems = message.fileErrors.map((e) => `${e.file.replace(PROJECT_ROOT + "/", "")} failed to load: ${summaryLine(e.message)}`);
     const timing = savedAt === undefined ? seconds(Date.now() - runStarted) : `${seconds(Date.now() - savedAt)} after the save`;
     const pending = new Set(message.deferred.map((name) => splitTag(name).name));
-    report(kata, warmResults(kata, manifest, verdicts, only), problems, timing, pending);
+    const tests = warmResults(kata, manifest, verdicts, only);
+    // In order, each with the kata rule's verdict on the folder as last saved.
+    answers = answers.then(async () => report(kata, tests, problems, timing, pending, await rules));
     if (message.final) savedAt = undefined;
   };
 
@@ -225,6 +238,7 @@ async function run(argv: string[]): Promise<number> {
   let timer: NodeJS.Timeout | undefined;
   watch(folder, { recursive: true }, () => {
     savedAt ??= Date.now();
+    rules = kataRules(kata.id, folder);
     if (warm) return;
     clearTimeout(timer);
     timer = setTimeout(() => void gradeColdThenMaybeWarm(), SETTLE_MS);

@@ -37,6 +37,20 @@ export interface KataBundle {
 const SOURCE = /\.(?:[cm]?[jt]s|json)$/;
 const NOT_SOURCE = /^(?:package(?:-lock)?\.json|tsconfig(?:\.[\w-]+)?\.json|jsconfig\.json|(?:vite|vitest)(?:\.[\w-]+)?\.config\.[cm]?[jt]s)$|\.(?:spec|test)\.[cm]?[jt]s$/;
 
+/**
+ * What a bundle that cannot be graded costs, in the words every report uses (grade, watch): a
+ * refused import scores the kata 0, a kata that does not build fails every test. Undefined when
+ * the bundle can run.
+ */
+export function bundleVerdict(kataId: string, bundle: Pick<KataBundle, "refused" | "error">): { problem: string; why: string; status: "fail" | "error" } | undefined {
+  if (bundle.refused.length > 0) {
+    const first = refusalLine(bundle.refused[0]);
+    return { problem: `scored 0: import refused: ${first}`, why: `not counted: import refused: ${first}`, status: "fail" };
+  }
+  if (bundle.error) return { problem: `${kataId} failed to load: ${bundle.error}`, why: `the kata did not build: ${bundle.error}`, status: "error" };
+  return undefined;
+}
+
 /** The kata's own source files, copied: regular files only, so a link cannot point elsewhere. */
 function copySources(from: string, to: string, skipped: string[], base = from): void {
   mkdirSync(to, { recursive: true });

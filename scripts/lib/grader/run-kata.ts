@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { PROJECT_ROOT } from "../impl-root.ts";
 import { detectConfinement, LEVEL_WORDS, type Confinement, type ConfinementLevel } from "../../../spec/support/sandbox/confinement.ts";
 import { CONFINEMENT_ENV, SANDBOX_CLIENT_ENV, SANDBOX_REPORT_ENV, SANDBOX_ROOT_ENV, SANDBOX_SUPERVISOR_ENV } from "../../../spec/support/sandbox/env.ts";
-import { bundleClient, bundleKata, bundleRuntime, refusalLine } from "./bundle.ts";
+import { bundleClient, bundleKata, bundleRuntime, bundleVerdict, refusalLine } from "./bundle.ts";
 import { GRADE_ENV } from "./grade-env.ts";
 import { emptyIntegrity, type Integrity } from "./integrity.ts";
 import type { Kata } from "./katas.ts";
@@ -148,15 +148,9 @@ export async function gradeKatas(targets: KataTarget[], options: Omit<GradeOptio
     if (outcome.missing) return { kata, tests: tests(outcome.missing), problems: [outcome.missing], hungTests: [], durationMs: 0 };
     const bundle = outcome.bundle!;
     const integrity: Integrity = { ...emptyIntegrity(), notes: bundle.skipped.map((s) => `${kata.id}/${s}`) };
-    if (bundle.refused.length > 0) {
-      integrity.refused = bundle.refused.map(refusalLine);
-      const why = `not counted: import refused: ${integrity.refused[0]}`;
-      return { kata, tests: tests(why, "fail"), problems: [`scored 0: import refused: ${integrity.refused[0]}`], hungTests: [], durationMs, integrity };
-    }
-    if (bundle.error) {
-      const why = `the kata did not build: ${bundle.error}`;
-      return { kata, tests: tests(why), problems: [`${kata.id} failed to load: ${bundle.error}`], hungTests: [], durationMs, integrity };
-    }
+    integrity.refused = bundle.refused.map(refusalLine);
+    const unrunnable = bundleVerdict(kata.id, bundle);
+    if (unrunnable) return { kata, tests: tests(unrunnable.why, unrunnable.status), problems: [unrunnable.problem], hungTests: [], durationMs, integrity };
     return kataRun(target, expected, run!, events.filter((e) => e.kata === kata.id), { durationMs, integrity, sandbox, includeBank: options.includeBank });
   }
 }

@@ -1,0 +1,46 @@
+// watch applies the grade's verdict on the folder itself: an import the kata rule refuses, or code
+// that does not build, is scored as the grade scores it (0), in the grade's words, though the code
+// runs in watch's own process where the import works. Through a real watch process and real saves.
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { PROJECT_ROOT } from "../lib/impl-root.ts";
+import { WatchSession } from "../lib/watch/session.ts";
+
+const KATA = "01-regex-dispatch";
+const impl = mkdtempSync(join(tmpdir(), "tuk-watch-rules-"));
+cpSync(join(PROJECT_ROOT, "solutions", KATA), join(impl, KATA), { recursive: true });
+const session = new WatchSession(1, impl);
+afterAll(() => {
+  session.stop();
+  rmSync(impl, { recursive: true, force: true });
+});
+
+describe("npm run watch and the grade's rules", () => {
+  test("a used node:assert import scores 0 with the grade's words; a syntax error names its place; fixed, all pass again", { timeout: 180_000 }, async () => {
+    const first = await session.next(60_000);
+    expect(first.passing, first.text).toBe(first.total);
+
+    const file = join(impl, KATA, "calculate.ts");
+    const source = readFileSync(file, "utf8");
+    // Used, so no transpiler drops it: the code works in process, and the grade refuses it.
+    session.save(file, `import { strict as assert } from "node:assert";\n${source}\nassert.ok(true);\n`);
+    const refused = (await session.untilFull(60_000)).at(-1)!;
+    expect(refused.passing, refused.text).toBe(0);
+    expect(refused.text).toContain(`scored 0: import refused: ${KATA}/calculate.ts imports 'node:assert': a kata may import only its own files`);
+    expect(refused.text).not.toContain("All passing");
+
+    session.save(file, `${source}\nexport const broken = ;\n`);
+    const broken = (await session.untilFull(60_000)).at(-1)!;
+    expect(broken.passing, broken.text).toBe(0);
+    expect(broken.text).toMatch(new RegExp(`${KATA} failed to load: ${KATA}/calculate\\.ts:\\d+:\\d+: `));
+    // One line says it, not one per spec file.
+    expect(broken.text.match(/failed to load/g)).toHaveLength(1);
+
+    session.save(file, source);
+    const fixed = (await session.untilFull(60_000)).at(-1)!;
+    expect(fixed.passing, fixed.text).toBe(fixed.total);
+    expect(fixed.text).toContain("All passing");
+  });
+});
