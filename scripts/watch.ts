@@ -22,7 +22,7 @@ import { expectedTest, gradeKata } from "./lib/grader/run-kata.ts";
 import type { Level } from "../spec/support/test-tag.ts";
 import { parsePropertyFailure, splitTag, summaryLine, withoutStack, type TestResult } from "./lib/grader/test-result.ts";
 import { answerEvent, formatEvent } from "./lib/watch/answer-event.ts";
-import { kataRules, underVerdict, type KataVerdict } from "./lib/watch/kata-rules.ts";
+import { kataRules, unreached, underVerdict, type KataVerdict } from "./lib/watch/kata-rules.ts";
 import { narrowingEnv } from "./lib/watch/narrowing.ts";
 import type { WarmMessage, WarmTest } from "./lib/watch/warm-child.ts";
 
@@ -184,7 +184,7 @@ async function run(argv: string[]): Promise<number> {
     const pending = new Set(message.deferred.map((name) => splitTag(name).name));
     const tests = warmResults(kata, manifest, verdicts, only);
     // In order, each with the kata rule's verdict on the folder as last saved.
-    answers = answers.then(async () => report(kata, tests, problems, timing, pending, await rules));
+    answers = answers.then(async () => report(kata, tests, problems, timing, pending, (await rules).verdict));
     if (message.final) savedAt = undefined;
   };
 
@@ -236,9 +236,19 @@ async function run(argv: string[]): Promise<number> {
   startWarm();
   // The warm runner re-runs on its own saves; while it is down (after a hang), saves grade cold.
   let timer: NodeJS.Timeout | undefined;
-  watch(folder, { recursive: true }, () => {
+  watch(folder, { recursive: true }, (_event, name) => {
     savedAt ??= Date.now();
-    rules = kataRules(kata.id, folder);
+    const saved = rules = kataRules(kata.id, folder);
+    // A file index.ts does not import reaches no test: the warm runner runs nothing for it, so
+    // say so, and do not time the next answer from this save.
+    const file = typeof name === "string" ? name.split("\\").join("/") : undefined;
+    if (file !== undefined) {
+      void saved.then(({ sources }) => {
+        if (saved !== rules || !unreached(file, sources)) return;
+        savedAt = undefined;
+        console.log(style.dim(`\n  saved ${file}: index.ts does not import it, so no test reaches it yet`));
+      });
+    }
     if (warm) return;
     clearTimeout(timer);
     timer = setTimeout(() => void gradeColdThenMaybeWarm(), SETTLE_MS);

@@ -1,6 +1,7 @@
 // watch applies the grade's verdict on the folder itself: an import the kata rule refuses, or code
 // that does not build, is scored as the grade scores it (0), in the grade's words, though the code
-// runs in watch's own process where the import works. Through a real watch process and real saves.
+// runs in watch's own process where the import works; a save no test reaches is answered too.
+// Through a real watch process and real saves.
 import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,5 +43,12 @@ describe("npm run watch and the grade's rules", () => {
     const fixed = (await session.untilFull(60_000)).at(-1)!;
     expect(fixed.passing, fixed.text).toBe(fixed.total);
     expect(fixed.text).toContain("All passing");
+
+    // A file index.ts does not import: no test reaches it, and watch says so rather than nothing.
+    const before = session.output.length;
+    session.save(join(impl, KATA, "scratch.ts"), "export const idea = 1;\n");
+    const deadline = Date.now() + 30_000;
+    while (!session.output.slice(before).includes("saved scratch.ts: index.ts does not import it") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(session.output.slice(before)).toContain("saved scratch.ts: index.ts does not import it, so no test reaches it yet");
   });
 });

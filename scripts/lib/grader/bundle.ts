@@ -32,6 +32,8 @@ export interface KataBundle {
   error?: string;
   /** What the copy left out, and why (symbolic links, nested node_modules). */
   skipped: string[];
+  /** The kata's files the bundle holds (index.ts and what it imports), as paths in the kata folder. */
+  sources?: string[];
 }
 
 const SOURCE = /\.(?:[cm]?[jt]s|json)$/;
@@ -91,9 +93,11 @@ export async function bundleKata(kataId: string, kataFolder: string, outFile: st
   try {
     copySources(kataFolder, root, skipped);
     mkdirSync(dirname(outFile), { recursive: true });
+    let sources: string[];
     try {
-      await build({
+      const built = await build({
         entryPoints: [join(root, "index.ts")],
+        metafile: true,
         outfile: outFile,
         bundle: true,
         format: "esm",
@@ -104,13 +108,15 @@ export async function bundleKata(kataId: string, kataFolder: string, outFile: st
         tsconfigRaw: { compilerOptions: { useDefineForClassFields: true } },
         plugins: [kataRule(kataId, root, refused)],
       });
+      // metafile paths are relative to the working folder; external imports are not inputs.
+      sources = Object.keys(built.metafile.inputs).map((input) => relative(root, resolve(input)).split(sep).join("/"));
     } catch (error) {
       const errors = (error as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors ?? [];
       const where = (e: (typeof errors)[number]) => (e.location ? `${kataId}/${relative(root, resolve(e.location.file)).split(sep).join("/")}:${e.location.line}:${e.location.column + 1}: ` : "");
       const text = errors.length > 0 ? errors.slice(0, 3).map((e) => `${where(e)}${e.text}`).join("; ") : (error as Error).message;
       return { refused, skipped, error: text };
     }
-    return { file: outFile, refused, skipped };
+    return { file: outFile, refused, skipped, sources };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

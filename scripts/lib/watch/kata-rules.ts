@@ -10,14 +10,28 @@ import { summaryLine, type TestResult } from "../grader/test-result.ts";
 
 export type KataVerdict = NonNullable<ReturnType<typeof bundleVerdict>>;
 
-/** The grade's verdict on `folder` as it is now, if it cannot be graded; undefined when it can. */
-export async function kataRules(kataId: string, folder: string): Promise<KataVerdict | undefined> {
+/** A saved file that no test can reach: not a source, or not imported from index.ts. */
+export function unreached(saved: string, sources: readonly string[] | undefined): boolean {
+  return sources !== undefined && /\.[cm]?[jt]s$/.test(saved) && !/\.(?:spec|test)\.[cm]?[jt]s$/.test(saved) && !sources.includes(saved);
+}
+
+export interface FolderVerdict {
+  /** Why the grade would score the folder 0, if it would. */
+  verdict?: KataVerdict;
+  /** The files the grade would load (index.ts and what it imports), when it builds. */
+  sources?: string[];
+}
+
+/** The grade's verdict on `folder` as it is now. */
+export async function kataRules(kataId: string, folder: string): Promise<FolderVerdict> {
   const scratch = mkdtempSync(join(tmpdir(), "tuk-watch-rules-"));
   try {
-    return bundleVerdict(kataId, await bundleKata(kataId, folder, join(scratch, "kata.mjs")));
+    const bundle = await bundleKata(kataId, folder, join(scratch, "kata.mjs"));
+    const verdict = bundleVerdict(kataId, bundle);
+    return verdict ? { verdict } : { sources: bundle.sources ?? [] };
   } catch {
     // A folder caught mid-save (a file gone between listing and copying): the next save says.
-    return undefined;
+    return {};
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
