@@ -67,14 +67,33 @@ function report(kata: Kata, tests: TestResult[], problems: string[], timing: str
   if (events) console.log(formatEvent(answerEvent(tests, pending, problems, nextTest(tests, (t) => pending.has(t.name)))));
 }
 
+/** Each test's verdict in the last full answer: what the next answer's changes are counted from. */
+let lastFull: Map<string, boolean> | undefined;
+
+/** What changed since the last full answer, among the tests this answer ran: "" when nothing did. */
+function changes(tests: TestResult[], pending: ReadonlySet<string>): string {
+  if (!lastFull) return "";
+  const ran = tests.filter((t) => !pending.has(t.name) && lastFull!.has(t.name));
+  const fixed = ran.filter((t) => t.status === "pass" && !lastFull!.get(t.name));
+  const broken = ran.filter((t) => t.status !== "pass" && lastFull!.get(t.name));
+  if (fixed.length === 0 && broken.length === 0) return "  no test changed since the last answer";
+  const parts = [...(fixed.length > 0 ? [`${fixed.length} now pass${fixed.length === 1 ? "es" : ""}`] : []), ...(broken.length > 0 ? [`${broken.length} now fail${broken.length === 1 ? "s" : ""}: ${broken[0].name}${broken.length > 1 ? ", ..." : ""}`] : [])];
+  return `  since the last answer: ${parts.join("; ")}`;
+}
+
 function printAnswer(kata: Kata, tests: TestResult[], problems: string[], timing: string, pending: ReadonlySet<string>): void {
   // One write per answer, so that a reader never sees half of one, however busy the machine.
   const lines: string[] = [];
   const passing = tests.filter((t) => t.status === "pass").length;
   const colour = passing === tests.length ? style.green : passing === 0 ? style.red : style.yellow;
+  // The slow tests left to the full run passed or failed before; counted apart, the quick answer
+  // does not read as a regression.
   const waiting = pending.size === 0 ? "" : `, ${pending.size} slow test${pending.size === 1 ? "" : "s"} still running`;
   const stage = levels ? ` · ${levels.join(", ")} only` : "";
   lines.push(`\n${new Date().toLocaleTimeString()}  ${kata.id}: ${colour(`${passing} of ${tests.length} passing`)}${waiting}${stage} ${style.dim(`(${timing})`)}`);
+  const changed = changes(tests, pending);
+  if (changed) lines.push(style.dim(changed));
+  if (pending.size === 0) lastFull = new Map(tests.map((t) => [t.name, t.status === "pass"]));
   for (const problem of problems) lines.push(`  ${style.red("!")} ${problem}`);
   const next = nextTest(tests, (t) => pending.has(t.name));
   if (!next) {
