@@ -126,6 +126,21 @@ describe("the next test to make pass", () => {
     expect(html).toContain("<summary>11 tests not passing: 2 listed here, 9 still the stub (below)</summary>");
   });
 
+  test("the failure list keeps the order to fix things in: the stub's L1 group before an L3 test failing for its own reason", () => {
+    const kata = katas[0];
+    const tests = [
+      result({ name: "5. calc > overflow", level: "L3", summary: "expected Infinity to be null" }),
+      ...Array.from({ length: 6 }, (_, i) => result({ name: `1. parse > case ${i}`, summary: "not implemented" })),
+    ];
+    const run: KataRun = { kata, tests, problems: [], hungTests: [], durationMs: 0 };
+    const lines = failures([run], plain, true).split("\n");
+    const stub = lines.findIndex((l) => l.includes('fail with "not implemented"'));
+    const own = lines.findIndex((l) => l.includes("5. calc > overflow"));
+    expect(stub).toBeGreaterThan(-1);
+    expect(own).toBeGreaterThan(stub);
+    expect(nextSteps([run], score([run]), "katas")).toContain("make this pass first: 1. parse > case 0");
+  });
+
   test("a level and weight read as the specs and the READMEs write them: [L2 w3]", () => {
     const kata = katas[0];
     const tests = [result({ name: "1. a property", level: "L2", weight: 3 })];

@@ -26,6 +26,14 @@ describe("reading test results", () => {
     expect(withoutStack(fastCheckFailure)).not.toMatch(/\bat Object|verbose mode/);
     expect(parsePropertyFailure("AssertionError: expected 1 to be 2")).toBeUndefined();
   });
+  test("a long assertion message is cut before its expectation, never the expectation", () => {
+    const message = `AssertionError: rule: any non-finite value on the way: 1 / 1${"0".repeat(300)}: expected Infinity to be null // Object.is equality`;
+    const summary = summaryLine(message);
+    expect(summary.length).toBeLessThanOrEqual(200);
+    expect(summary).toMatch(/^rule: any non-finite value on the way: 1 \/ 10+\.\.\. expected Infinity to be null \/\/ Object\.is equality$/);
+    expect(summaryLine(`AssertionError: ${"x".repeat(300)}`)).toBe(`${"x".repeat(197)}...`);
+    expect(summaryLine("AssertionError: expected 1 to be 2")).toBe("expected 1 to be 2");
+  });
 });
 
 describe("scoring", () => {

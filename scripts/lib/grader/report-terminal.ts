@@ -91,15 +91,25 @@ export function failures(runs: KataRun[], style: Style, listAll: boolean): strin
     const grouped = [...bySummary].filter(([summary, tests]) => summary !== "" && (tests.length >= GROUP_AT || summary === STUB_MESSAGE));
     const groupedTests = new Set(grouped.flatMap(([, tests]) => tests));
     const single = failing.filter((t) => !groupedTests.has(t));
-    const shown = listAll ? single : single.slice(0, LISTED_FAILURES);
-    for (const test of shown) out.push(...describeFailure(test, style));
-    if (shown.length < single.length) out.push(style.dim(`  ... and ${single.length - shown.length} more (--all lists them, --json FILE keeps them)`));
-    for (const [summary, tests] of grouped) {
+    const shown = new Set(listAll ? single : single.slice(0, LISTED_FAILURES));
+    // A group stands where its first test would, so the list keeps the order to fix things in:
+    // the stub's L1 tests before an L3 test that fails for a reason of its own.
+    const groupLine = ([summary, tests]: (typeof grouped)[number]) => {
       const count = `${tests.length} test${tests.length === 1 ? "" : "s"}`;
-      out.push(summary === STUB_MESSAGE
+      return summary === STUB_MESSAGE
         ? `  ${style.yellow("·")} ${count} fail with "${STUB_MESSAGE}": a function of katas/${run.kata.id}/ is still the stub`
-        : `  ${style.red("!")} ${count}: ${summary}`);
+        : `  ${style.red("!")} ${count}: ${summary}`;
+    };
+    const groupOf = new Map(grouped.flatMap((group) => group[1].map((t) => [t, group] as const)));
+    const placed = new Set<(typeof grouped)[number]>();
+    for (const test of failing) {
+      const group = groupOf.get(test);
+      if (group && !placed.has(group)) {
+        placed.add(group);
+        out.push(groupLine(group));
+      } else if (shown.has(test)) out.push(...describeFailure(test, style));
     }
+    if (shown.size < single.length) out.push(style.dim(`  ... and ${single.length - shown.size} more (--all lists them, --json FILE keeps them)`));
   }
   return out.join("\n");
 }

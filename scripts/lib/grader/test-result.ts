@@ -80,5 +80,20 @@ export function summaryLine(message: string): string {
   const gotError = /^Got error:\s*(.*)$/m.exec(message)?.[1];
   const line = gotError ?? message.split("\n").find((l) => l.trim() !== "") ?? "";
   const clean = line.replace(/^(Assertion)?Error:\s*/, "").trim();
-  return clean.length > 200 ? `${clean.slice(0, 197)}...` : clean;
+  if (clean.length <= SUMMARY_CHARS) return clean;
+  // A long assertion message before "expected ..." is cut, never the expectation itself.
+  const at = clean.search(/\bexpected\b/);
+  if (at > 0) {
+    const head = clean.slice(0, at);
+    const shortHead = head.length > SUMMARY_HEAD_CHARS ? `${head.slice(0, SUMMARY_HEAD_CHARS - 4)}... ` : head;
+    const expectation = clean.slice(at);
+    const room = SUMMARY_CHARS - shortHead.length;
+    return shortHead + (expectation.length > room ? `${expectation.slice(0, room - 3)}...` : expectation);
+  }
+  return `${clean.slice(0, SUMMARY_CHARS - 3)}...`;
 }
+
+/** A failure's one-line summary, at most this long... */
+const SUMMARY_CHARS = 200;
+/** ... of which the assertion's own words before "expected" take at most this much. */
+const SUMMARY_HEAD_CHARS = 70;
