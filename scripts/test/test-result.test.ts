@@ -59,4 +59,13 @@ describe("scoring", () => {
     const scores = score([run([result("L1", 1, "pass")]), run([result("L1", 1, "error")])]);
     expect(scores.overall).toBe(50);
   });
+  test("an overall level is the mean of the katas' scores at that level, as the overall score is, not a pooled count", () => {
+    // Kata 1 has one L1 test and passes it; kata 2 has nine and passes none: pooled, L1 would read 10.
+    const many = Array.from({ length: 9 }, () => result("L1", 1, "fail"));
+    const scores = score([run([result("L1", 1, "pass")]), run([...many, result("L2", 1, "pass")])]);
+    expect(scores.levels.L1).toBe(50);
+    // A level only one kata has is that kata's; a level none has is no figure.
+    expect(scores.levels.L2).toBe(100);
+    expect(Number.isNaN(scores.levels.L3)).toBe(true);
+  });
 });

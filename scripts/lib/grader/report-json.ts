@@ -3,7 +3,7 @@
 import type { Level } from "../../../spec/support/test-tag.ts";
 import { integrityStatus, sandboxOf, untrustedRuns, untrustedSentence, worstStatus } from "./integrity-report.ts";
 import type { KataRun } from "./run-kata.ts";
-import { LEVELS, percent, type Scores } from "./score.ts";
+import { LEVELS, percent, type Scores, type Tally } from "./score.ts";
 import { testCode } from "./test-code.ts";
 import type { TestResult } from "./test-result.ts";
 
@@ -52,8 +52,9 @@ function exercismTest(test: TestResult) {
   };
 }
 
-function levelFigures(levels: Scores["levels"]) {
-  return Object.fromEntries(LEVELS.map((l) => [l, Number.isNaN(percent(levels[l])) ? null : percent(levels[l])]));
+function levelFigures(levels: Record<Level, Tally | number>) {
+  const value = (v: Tally | number) => (typeof v === "number" ? v : percent(v));
+  return Object.fromEntries(LEVELS.map((l) => [l, Number.isNaN(value(levels[l])) ? null : value(levels[l])]));
 }
 
 /** Always present, the same shape for a clean run, so that a reader of the file needs no special case. */

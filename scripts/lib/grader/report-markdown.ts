@@ -34,7 +34,7 @@ export function markdownReport(runs: KataRun[], scores: Scores, info: RunInfo): 
     ...(withBank ? (k.bank ? [figure(k.bank.score), `${k.bank.tally.passed}/${k.bank.tally.total}`] : ["-", ""]) : []),
     integrityStatus(runs[i]?.integrity),
   ]);
-  const overall = ["**overall**", `**${figure(scores.overall)}**`, ...LEVELS.map((l) => tallyFigure(scores.levels[l])), "", ...(withBank ? [`**${figure(scores.bankOverall!)}**`, ""] : []), worstStatus(runs)];
+  const overall = ["**overall**", `**${figure(scores.overall)}**`, ...LEVELS.map((l) => figure(scores.levels[l])), "", ...(withBank ? [`**${figure(scores.bankOverall!)}**`, ""] : []), worstStatus(runs)];
   const numeric = (column: number) => column > 0 && column < header.length - 1;
   const lines = [
     `### tool-use-katas: ${figure(scores.overall)} / 100${withBank ? ` (bank ${figure(scores.bankOverall!)})` : ""}`,

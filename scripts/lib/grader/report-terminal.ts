@@ -56,7 +56,7 @@ export function table(scores: Scores, style: Style, runs: KataRun[]): string {
     return `  ${k.kata.padEnd(22)}${scoreColour(style, k.score, score.padStart(7))}${LEVELS.map((l) => figure(k.levels[l]).padStart(7)).join("")}${`${k.tally.passed}/${k.tally.total}`.padStart(10)}${bank}${integrityMark(runs[i], style)}`;
   });
   const bankOverall = withBank ? scoreColour(style, scores.bankOverall!, scores.bankOverall!.toFixed(1).padStart(8)) : "";
-  const overall = `  ${"overall".padEnd(22)}${scoreColour(style, scores.overall, scores.overall.toFixed(1).padStart(7))}${LEVELS.map((l) => figure(scores.levels[l]).padStart(7)).join("")}${withBank ? " ".repeat(10) : ""}${bankOverall}`;
+  const overall = `  ${"overall".padEnd(22)}${scoreColour(style, scores.overall, scores.overall.toFixed(1).padStart(7))}${LEVELS.map((l) => (Number.isNaN(scores.levels[l]) ? "-" : scores.levels[l].toFixed(1)).padStart(7)).join("")}${withBank ? " ".repeat(10) : ""}${bankOverall}`;
   return [style.bold(header), ...rows, style.bold(overall)].join("\n");
 }
 

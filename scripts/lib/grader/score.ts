@@ -24,7 +24,8 @@ export interface KataScore {
 
 export interface Scores {
   katas: KataScore[];
-  levels: Record<Level, Tally>;
+  /** Per level, the mean of the katas' scores at that level (NaN where no kata has one), as the overall score is the mean of theirs. */
+  levels: Record<Level, number>;
   /** The mean of the kata scores: each kata counts the same, however many tests it has. */
   overall: number;
   /** The same mean over the bank scores, when the bank was run. */
@@ -68,11 +69,14 @@ export function score(runs: KataRun[]): Scores {
       ...(bank.length === 0 ? {} : { bank: { score: percent(b), tally: b, levels: byLevel(bank) } }),
     };
   });
-  const visible = runs.flatMap((run) => run.tests.filter((t) => !t.bank));
   const banked = katas.filter((k) => k.bank);
+  const levelMean = (level: Level) => {
+    const graded = katas.filter((k) => k.levels[level].total > 0);
+    return graded.length === 0 ? NaN : mean(graded.map((k) => percent(k.levels[level])));
+  };
   return {
     katas,
-    levels: byLevel(visible),
+    levels: Object.fromEntries(LEVELS.map((l) => [l, levelMean(l)])) as Record<Level, number>,
     overall: mean(katas.map((k) => k.score)),
     ...(banked.length === 0 ? {} : { bankOverall: mean(banked.map((k) => k.bank!.score)) }),
   };
