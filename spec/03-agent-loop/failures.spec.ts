@@ -1,9 +1,10 @@
 // Tasks 5-7: what goes wrong in a tool call becomes an error tool message; timeouts, retries and
 // the degraded answer; truncation of big results.
+import fc from "fast-check";
 import { describe, expect } from "vitest";
 import { backoffDelay, checkArguments, parseArguments, systemClock, truncateText, type JsonSchema } from "@impl/03-agent-loop";
 import { l1, l2, l3 } from "../support/graded.ts";
-import { FakeClock, reply, scriptedModel, spyTool, tools, transientError } from "../support/agent-harness/index.ts";
+import { FakeClock, reply, scriptedModel, spyTool, tools, transientError, type CallSpec } from "../support/agent-harness/index.ts";
 import { envelope, errorCode, run, toolEvents, toolMessages } from "./helpers.ts";
 
 /** A fresh schema for each use: no test shares an input another could have changed. */
@@ -276,6 +277,51 @@ describe("6. Timeouts and retries", () => {
     expect(t.executions, "a non-retryable error is never retried").toBe(1);
     expect(clock.now(), "no backoff wait for a non-retryable error").toBe(0);
     expect(errorCode(toolMessages(r)[0]), "a non-retryable error: tool_error").toBe("tool_error");
+  });
+
+  l2("only retryable === true is retried: a truthy marker that is not true (\"yes\", 1, \"true\", {}) is not", async () => {
+    const clock = new FakeClock();
+    const markers: unknown[] = ["yes", 1, "true", {}];
+    const lookalikes = markers.map((marker, i) =>
+      spyTool(`t${i}`, () => {
+        throw Object.assign(new Error(`busy ${i}`), { retryable: marker });
+      }),
+    );
+    const marked = spyTool("marked", () => {
+      throw Object.assign(new Error("busy"), { retryable: true });
+    });
+    const model = scriptedModel([reply.calls(...lookalikes.map((t, i): CallSpec => [t.name, {}, `y${i}`]), ["marked", {}, "m"]), reply.text("ok")]);
+    const r = await run({ model, tools: [...lookalikes, marked], clock, retries: 2, backoffBaseMs: 100 });
+    expect(lookalikes.map((t) => t.executions), "retryable \"yes\", 1, \"true\" or {} is not retryable: one execution each").toEqual([1, 1, 1, 1]);
+    expect(marked.executions, "retryable: true is retried: 1 + 2 executions").toBe(3);
+    expect(toolMessages(r).map(errorCode), "the look-alikes keep tool_error; the marked call is unavailable after its retries").toEqual(["tool_error", "tool_error", "tool_error", "tool_error", "unavailable"]);
+    const retries = Object.fromEntries(toolEvents(r).map((e) => (e.type === "tool_call" ? [e.callId, e.retries] : [])));
+    expect(retries, "retries in the trace: 0 for each look-alike, 2 for the marked call").toEqual({ y0: 0, y1: 0, y2: 0, y3: 0, m: 2 });
+  });
+
+  l2.property("a thrown value is retried exactly when its retryable is true, whatever else it holds", async () => {
+    // Mostly truthy markers that are not true, on purpose; some falsy ones and true itself.
+    const markerArb = fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom<unknown>("yes", "true", "1", "false", 1, 2, -1, 0.5, [], [true], {}, { retryable: true }) },
+      { weight: 1, arbitrary: fc.constantFrom<unknown>(false, 0, "", null, undefined) },
+      { weight: 2, arbitrary: fc.constant<unknown>(true) },
+    );
+    const thrownArb = fc.constantFrom("Error" as const, "TypeError" as const, "object" as const);
+    await fc.assert(
+      fc.asyncProperty(markerArb, thrownArb, fc.integer({ min: 0, max: 3 }), fc.integer({ min: 1, max: 50 }), async (marker, kind, retries, base) => {
+        const clock = new FakeClock();
+        const make = () => (kind === "object" ? { message: "busy", retryable: marker } : Object.assign(kind === "Error" ? new Error("busy") : new TypeError("busy"), { retryable: marker }));
+        const t = spyTool("t", () => {
+          throw make();
+        });
+        const r = await run({ model: scriptedModel([reply.calls(["t", {}]), reply.text("ok")]), tools: [t], clock, retries, backoffBaseMs: base });
+        const retried = marker === true;
+        expect(t.executions, `retryable ${JSON.stringify(marker)}: ${retried ? "1 + retries executions" : "one execution, no retry"}`).toBe(retried ? 1 + retries : 1);
+        expect(errorCode(toolMessages(r)[0]), "the code: unavailable only after retries were made").toBe(retried && retries > 0 ? "unavailable" : "tool_error");
+        expect(clock.now(), "backoff waits only before retries").toBe(retried ? base * (2 ** retries - 1) : 0);
+        expect(toolEvents(r).map((e) => e.type === "tool_call" && e.retries), "the trace counts the retries made").toEqual([retried ? retries : 0]);
+      }),
+    );
   });
 
   l2("an argument error is never retried: no execution, no wait, retries 0 in the trace", async () => {

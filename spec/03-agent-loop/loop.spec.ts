@@ -1,9 +1,10 @@
 // Tasks 1-4: the loop itself, the shape of the history, concurrency, and every way a run stops.
+import fc from "fast-check";
 import { describe, expect } from "vitest";
 import { l1, l2, l3 } from "../support/graded.ts";
 import { idle } from "../support/realm.ts";
-import { FakeClock, reply, scriptedModel, spyTool, tools } from "../support/agent-harness/index.ts";
-import { USER, assistantMessages, envelope, errorCode, freshUser, run, toolMessages } from "./helpers.ts";
+import { FakeClock, reply, scriptedModel, spyTool, tools, type CallSpec } from "../support/agent-harness/index.ts";
+import { USER, assistantMessages, envelope, errorCode, freshUser, run, toolEvents, toolMessages } from "./helpers.ts";
 
 const weather = () => tools.ok("get_weather", { city: "北京", temp_c: 21 });
 
@@ -291,6 +292,75 @@ describe("4. Stops: every way a run ends is a status", () => {
     expect(r.status, "the finishing step ends the run: status finished").toBe("finished");
     expect(other.executions, "the other calls of the finishing step still run").toBe(2);
     expect(toolMessages(r), "every call of the step gets its tool message").toHaveLength(3);
+  });
+
+  l2("several finishing calls in one step: the first in call order wins, not the first or the last to finish", async () => {
+    const clock = new FakeClock();
+    // Call order a, b, c; finish order b (10 ms), a (50 ms), c (90 ms): a finishes neither first nor last.
+    const finisher = (name: string, ms: number, answer: string) =>
+      spyTool(name, async (_args, ctx) => {
+        await clock.sleep(ms, ctx.signal);
+        return { $finish: answer };
+      });
+    const model = scriptedModel([reply.calls(["a", {}, "fa"], ["b", {}, "fb"], ["c", {}, "fc"]), reply.text("never asked")]);
+    const r = await run({ model, clock, tools: [finisher("a", 50, "答案 A"), finisher("b", 10, "answer B"), finisher("c", 90, "answer C")] });
+    expect(toolEvents(r).map((e) => e.type === "tool_call" && e.callId), "the calls settle in the order b, a, c (the trace is in finish order)").toEqual(["fb", "fa", "fc"]);
+    expect(r.status, "a step with finishing calls ends the run: status finished").toBe("finished");
+    expect(r.finalText, "several calls finish: the first in call order wins (not the first or the last to finish)").toBe("答案 A");
+    expect(toolMessages(r).map(envelope), "every finishing call gets its own ok message, in call order").toEqual([
+      { ok: true, data: { $finish: "答案 A" } },
+      { ok: true, data: { $finish: "answer B" } },
+      { ok: true, data: { $finish: "answer C" } },
+    ]);
+    expect(model.requests, "the model is not asked again").toHaveLength(1);
+  });
+
+  l2.property("whatever order its calls finish in, a step's first finishing call in call order gives the answer", async () => {
+    type Plan = { kind: "finish" | "data" | "not_string" | "throws" | "unknown"; delay: number };
+    // Two to four finishing calls with distinct delays; the first of them in call order is never
+    // the first to finish, and often not the last either. Other calls are mixed in anywhere.
+    const delayArb = fc.constantFrom(0, 10, 20, 30);
+    const finishersArb = fc.uniqueArray(delayArb, { minLength: 2, maxLength: 4 }).chain((delays) => {
+      const sorted = [...delays].sort((x, y) => x - y);
+      return fc.integer({ min: 1, max: sorted.length - 1 }).chain((rank) => {
+        const rest = sorted.filter((_, i) => i !== rank);
+        return fc.shuffledSubarray(rest, { minLength: rest.length }).map((order) => [sorted[rank], ...order]);
+      });
+    });
+    const otherArb = fc.record({ kind: fc.constantFrom("data" as const, "not_string" as const, "throws" as const, "unknown" as const), delay: delayArb });
+    const planArb = fc.tuple(finishersArb, fc.array(fc.tuple(otherArb, fc.nat()), { maxLength: 2 })).map(([delays, others]) => {
+      const plans: Plan[] = delays.map((delay) => ({ kind: "finish", delay }));
+      for (const [other, at] of others) plans.splice(at % (plans.length + 1), 0, other);
+      return plans;
+    });
+    await fc.assert(
+      fc.asyncProperty(planArb, async (plans) => {
+        const clock = new FakeClock();
+        const wait = async (ms: number, signal: AbortSignal) => {
+          if (ms > 0) await clock.sleep(ms, signal);
+        };
+        const answer = (i: number) => `完成 #${i}`;
+        const behaviours: Record<Plan["kind"], (i: number, ms: number, signal: AbortSignal) => Promise<unknown>> = {
+          finish: async (i, ms, signal) => (await wait(ms, signal), { $finish: answer(i) }),
+          data: async (i, ms, signal) => (await wait(ms, signal), { value: i }),
+          not_string: async (i, ms, signal) => (await wait(ms, signal), { $finish: i }),
+          throws: async (i, ms, signal) => {
+            await wait(ms, signal);
+            throw new Error(`call ${i} failed`);
+          },
+          unknown: async () => null,
+        };
+        const tool = spyTool("step_tool", (args, ctx) => behaviours[args.kind as Plan["kind"]](args.i as number, args.delay as number, ctx.signal));
+        const calls = plans.map((p, i): CallSpec => [p.kind === "unknown" ? "no_such_tool" : "step_tool", { kind: p.kind, i, delay: p.delay }, `s${i}`]);
+        const model = scriptedModel([reply.calls(...calls), reply.text("never asked")]);
+        const r = await run({ model, clock, tools: [tool], concurrency: plans.length });
+        const first = plans.findIndex((p) => p.kind === "finish");
+        expect(r.status, "a step with finishing calls ends the run: status finished").toBe("finished");
+        expect(r.finalText, "the first finishing call in call order wins, whatever order the calls finished in").toBe(answer(first));
+        expect(toolMessages(r).map((m) => m.tool_call_id), "every call of the step gets its message, in call order").toEqual(calls.map((c) => c[2]));
+        expect(model.requests, "the model is not asked again").toHaveLength(1);
+      }),
+    );
   });
 
   l2("a result with $finish that is not a string is ordinary data", async () => {

@@ -1,13 +1,16 @@
 // Tasks 8-9: nothing sensitive reaches the model or the trace; dangerous tools, the policy gate
 // and toolChoice decide what may run.
+import fc from "fast-check";
 import { describe, expect } from "vitest";
 import { describeError, maskSecrets } from "@impl/03-agent-loop";
 import { l1, l2, l3 } from "../support/graded.ts";
+import { leakedPieces } from "../support/leaks.ts";
 import { cpuTimeMs } from "../support/time-limits.ts";
 import {
   BEARER,
   CN_PHONE,
   EMAIL,
+  FakeClock,
   ID_NUMBER,
   INTL_PHONE,
   SECRET_KEY,
@@ -17,10 +20,29 @@ import {
   scriptedModel,
   spyTool,
   tools,
+  type CallSpec,
 } from "../support/agent-harness/index.ts";
 import { envelope, errorCode, run, toolEvents, toolMessages } from "./helpers.ts";
 
 const SENSITIVE = [SECRET_KEY, BEARER.split(" ")[1], CN_PHONE, INTL_PHONE, ID_NUMBER, EMAIL];
+
+/** truncateText as the README states it: the first `max` code points, then the marker. */
+function cutAt(text: string, max: number): string {
+  const points = Array.from(text);
+  return points.length <= max ? text : points.slice(0, max).join("") + `…[truncated ${points.length - max} chars]`;
+}
+
+/** Planted values whose every 4-character piece is distinctive, with what maskSecrets makes of them. */
+const STRADDLERS = [
+  { secret: "sk-Qm7Vx2Lp9Rw4Tz8Nb3Kc6Hd", masked: "[secret]", secretFrom: 0 },
+  { secret: "ghp_Wq3Zx8Lv1Ty6Ub4Nk9Mm2Rp7Hs5", masked: "[secret]", secretFrom: 0 },
+  { secret: "AKIAQZJXWVKYUTRP7M3N", masked: "[secret]", secretFrom: 0 },
+  // "Bearer " itself is no secret: the token after it is.
+  { secret: "Bearer Zx8Qw3Lp7Vn2Kt9Rb4", masked: "Bearer [secret]", secretFrom: 7 },
+  { secret: "qz7.ops@mx9-corp.io", masked: "[email]", secretFrom: 0 },
+  { secret: "13987654321", masked: "[phone]", secretFrom: 0 },
+  { secret: "11010519491231002X", masked: "[id_number]", secretFrom: 0 },
+];
 
 function expectClean(text: string) {
   for (const s of SENSITIVE) expect(text, "no planted secret or personal data, unmasked").not.toContain(s);
@@ -84,6 +106,70 @@ describe("8. Isolation: masking and clean error text", () => {
     expectClean(m.content);
     expect(m.content, "the error's message is masked").toContain("connect failed for [email] with key [secret]");
     expect(m.content, "paths in an error message become [path]").toContain("[path]");
+  });
+
+  l2("masking comes before the cut: a secret straddling maxResultChars never shows in part", async () => {
+    const [key, token, mail] = ["sk-Qm7Vx2Lp9Rw4Tz8Nb3Kc6Hd", "ghp_Wq3Zx8Lv1Ty6Ub4Nk9Mm2Rp7Hs5", "qz7.ops@mx9-corp.io"];
+    // maxResultChars 22 falls inside each secret of the raw texts: "token: sk-Qm7Vx2Lp9Rw4|...",
+    // '{"note":"mail qz7.ops@|...', "blocked: ghp_Wq3Zx8Lv1|...". Masked first, the cut falls after the placeholder.
+    const model = scriptedModel([reply.calls(["text", {}], ["record", {}], ["guarded", {}]), reply.text("ok")]);
+    const guarded = tools.ok("guarded");
+    const r = await run({
+      model,
+      runId: "run_straddle",
+      maxResultChars: 22,
+      tools: [tools.ok("text", `token: ${key} and more text after it`), tools.ok("record", { note: `mail ${mail} please`, n: 1 }), guarded],
+      policy: ({ call }) => (call.name === "guarded" ? { allow: false, reason: `blocked: ${token} (see audit log)` } : { allow: true }),
+    });
+    expect(toolMessages(r).map(envelope), "masked first, then cut: each text is cut after its placeholder").toEqual([
+      { ok: true, data: "token: [secret] and mo…[truncated 16 chars]" },
+      { ok: true, data: '{"note":"mail [email] …[truncated 14 chars]' },
+      { ok: false, error: { code: "denied", message: "blocked: [secret] (see…[truncated 11 chars]" } },
+    ]);
+    expect(guarded.executions, "the denied call did not run").toBe(0);
+    const written = JSON.stringify([toolMessages(r), r.trace]);
+    for (const secret of [key, token, mail]) expect(leakedPieces(written, secret), `pieces of ${secret} shown by a cut`).toEqual([]);
+  });
+
+  l2.property("a cut anywhere inside a secret never shows a piece of it: results, structured results and reasons", async () => {
+    const filler = fc.string({ unit: fc.constantFrom("a", "b", " ", "北", "京", "，", "😀"), maxLength: 10 });
+    const caseArb = fc.record({
+      planted: fc.constantFrom(...STRADDLERS),
+      shape: fc.constantFrom("string" as const, "object" as const, "reason" as const),
+      before: filler.map((t) => `${t} `),
+      after: filler.map((t) => ` ${t}`),
+      // Where the raw text is cut, counted in code points from the start of the secret (inside it).
+      at: fc.nat(),
+    });
+    await fc.assert(
+      fc.asyncProperty(caseArb, async ({ planted, shape, before, after, at }) => {
+        const { secret, masked, secretFrom } = planted;
+        const inside = secretFrom + 1 + (at % (secret.length - secretFrom - 1));
+        const raw = before + secret + after;
+        const clean = before + masked + after;
+        // The code points before the secret in the raw text the cut is measured on.
+        const lead = Array.from(shape === "object" ? '{"note":"' + before : before).length;
+        const maxResultChars = lead + inside;
+        const t = tools.ok("t", shape === "string" ? raw : { note: raw });
+        const model = scriptedModel([reply.calls(["t", {}]), reply.text("ok")]);
+        const r = await run({
+          model,
+          tools: [t],
+          runId: "run_straddle",
+          maxResultChars,
+          ...(shape === "reason" ? { policy: () => ({ allow: false as const, reason: raw }) } : {}),
+        });
+        const [message] = toolMessages(r);
+        if (shape === "reason") {
+          expect(envelope(message), "the reason is masked, then cut to maxResultChars").toEqual({ ok: false, error: { code: "denied", message: cutAt(clean, maxResultChars) } });
+        } else {
+          const text = shape === "string" ? clean : JSON.stringify({ note: clean });
+          const data = Array.from(text).length > maxResultChars ? cutAt(text, maxResultChars) : shape === "string" ? clean : { note: clean };
+          expect(envelope(message), "the result is masked, then measured and cut").toEqual({ ok: true, data });
+        }
+        expect(leakedPieces(JSON.stringify([message, r.trace]), secret.slice(secretFrom)), "no piece of a secret cut in half").toEqual([]);
+      }),
+    );
   });
 
   l2("describeError: name and first line, paths replaced by [path], secrets masked", () => {
@@ -197,6 +283,92 @@ describe("9. Approval, policy gate and toolChoice", () => {
       { step: 2, names: [] },
       { step: 3, names: ["login"] },
     ]);
+  });
+
+  l2("the policy's history never holds a call of its own step, even one that already ran", async () => {
+    const clock = new FakeClock();
+    const read = tools.ok("read", "contents");
+    const audit = tools.ok("audit", "audited");
+    const asked: Record<string, { ran: number; history: unknown[] }> = {};
+    const answering: Record<string, unknown[]> = {};
+    const policy = async ({ call, history }: { call: { id: string; name: string }; history: unknown[] }) => {
+      asked[call.id] = { ran: read.executions + audit.executions, history: structuredClone(history) };
+      if (call.name === "audit") {
+        // Decides for 30 ms, while the step's other calls run and finish.
+        await clock.sleep(30);
+        answering[call.id] = structuredClone(history);
+      }
+      return { allow: true as const };
+    };
+    const model = scriptedModel([
+      reply.calls(["read", { f: 1 }, "r1"]),
+      reply.calls(["read", { f: 2 }, "r2"], ["audit", {}, "a2"], ["read", { f: 3 }, "r3"]),
+      reply.calls(["read", { f: 4 }, "r4"]),
+      reply.text("ok"),
+    ]);
+    const r = await run({ model, clock, tools: [read, audit], policy, concurrency: 2 });
+    expect(r.status, "the run completes").toBe("completed");
+    const step1 = [{ name: "read", arguments: { f: 1 }, ok: true }];
+    expect(asked.r3, "r3 waited for a slot: r2 of its own step had run when its policy was asked").toEqual({ ran: 2, history: step1 });
+    expect(answering.a2, "while a2's policy decided, r2 and r3 of its own step ran: still not in its history").toEqual(step1);
+    expect([asked.r2.history, asked.a2.history], "the other calls of step 2 see step 1 only").toEqual([step1, step1]);
+    const byText = (h: unknown[]) => h.map((x) => JSON.stringify(x)).sort();
+    expect(byText(asked.r4.history), "step 3 sees every call that executed in steps 1 and 2").toEqual(byText([
+      ...step1,
+      { name: "read", arguments: { f: 2 }, ok: true },
+      { name: "audit", arguments: {}, ok: true },
+      { name: "read", arguments: { f: 3 }, ok: true },
+    ]));
+  });
+
+  l2.property("the policy's history is the executed calls of earlier steps, however the calls of a step overlap", async () => {
+    type Kind = "work" | "boom" | "blocked" | "ghost" | "invalid";
+    // Small concurrency, tools that often take no time and policies that often take a while: calls
+    // of one step run and finish while other calls of the same step are asked about.
+    const callArb = fc.record({
+      kind: fc.constantFrom<Kind>("work", "work", "boom", "blocked", "ghost", "invalid"),
+      d: fc.constantFrom(0, 0, 10),
+      w: fc.constantFrom(0, 20),
+    });
+    const stepsArb = fc.tuple(fc.array(callArb, { minLength: 1, maxLength: 3 }), fc.array(callArb, { minLength: 2, maxLength: 4 }));
+    const schema = { type: "object" as const, properties: { k: { type: "integer" as const }, d: { type: "integer" as const }, w: { type: "integer" as const } }, required: ["k", "d", "w"] };
+    await fc.assert(
+      fc.asyncProperty(stepsArb, fc.constantFrom(1, 1, 2, 3), async (steps, concurrency) => {
+        const clock = new FakeClock();
+        const act = (fails: boolean) => async (args: Record<string, unknown>, ctx: { signal: AbortSignal }) => {
+          if ((args.d as number) > 0) await clock.sleep(args.d as number, ctx.signal);
+          if (fails) throw new Error(`call ${String(args.k)} failed`);
+          return { k: args.k };
+        };
+        const toolset = [spyTool("work", act(false), { parameters: schema }), spyTool("boom", act(true), { parameters: schema }), spyTool("blocked", act(false), { parameters: schema })];
+        let k = 0;
+        const planned = steps.map((calls) => calls.map((c) => ({ ...c, k: k++ })));
+        const replies = planned.map((calls) =>
+          reply.calls(...calls.map((c): CallSpec => [c.kind === "ghost" ? "ghost" : c.kind === "invalid" ? "work" : c.kind, { k: c.k, d: c.kind === "invalid" ? "soon" : c.d, w: c.w }])),
+        );
+        const seen: Array<{ step: number; k: number; history: unknown[] }> = [];
+        const policy = async ({ call, step, history }: { call: { name: string; arguments: Record<string, unknown> }; step: number; history: unknown[] }) => {
+          const key = call.arguments.k as number;
+          seen.push({ step, k: key, history: structuredClone(history) });
+          if ((call.arguments.w as number) > 0) {
+            await clock.sleep(call.arguments.w as number);
+            seen.push({ step, k: key, history: structuredClone(history) });
+          }
+          return call.name === "blocked" ? { allow: false as const, reason: "blocked" } : { allow: true as const };
+        };
+        const r = await run({ model: scriptedModel([...replies, reply.text("ok")]), clock, tools: toolset, policy, concurrency });
+        expect(r.status, "the run completes").toBe("completed");
+        const asked = planned.flat().filter((c) => c.kind === "work" || c.kind === "boom" || c.kind === "blocked");
+        expect(new Set(seen.map((s) => s.k)), "the policy is asked about every call that passes the argument check").toEqual(new Set(asked.map((c) => c.k)));
+        const executedBefore = (step: number) =>
+          planned.slice(0, step - 1).flat().filter((c) => c.kind === "work" || c.kind === "boom")
+            .map((c) => ({ name: c.kind, arguments: { k: c.k, d: c.d, w: c.w }, ok: c.kind === "work" }));
+        const byK = (h: unknown[]) => [...(h as Array<{ arguments: { k: number } }>)].sort((x, y) => x.arguments.k - y.arguments.k);
+        for (const s of seen) {
+          expect(byK(s.history), `call ${s.k} of step ${s.step}: the history is the calls of earlier steps that executed, none of its own step`).toEqual(executedBefore(s.step));
+        }
+      }),
+    );
   });
 
   l2("the policy runs before approval, and a policy that throws denies", async () => {

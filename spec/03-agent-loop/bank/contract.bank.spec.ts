@@ -2,11 +2,11 @@
 // used to miss, and for the README's rules on option values, ids, onTrace, aborts and argument
 // errors, each on inputs the visible specs do not use.
 import { describe, expect, vi } from "vitest";
-import { parseArguments, type AgentOptions, type TraceEvent } from "@impl/03-agent-loop";
+import { parseArguments, type AgentOptions, type Message, type TraceEvent } from "@impl/03-agent-loop";
 import { l2, l3 } from "../../support/graded.ts";
 import { FakeClock, reply, scriptedModel, spyTool, tools } from "../../support/agent-harness/index.ts";
 import { leakedPieces } from "../../support/leaks.ts";
-import { assistantMessages, envelope, errorCode, run, toolEvents, toolMessages } from "../helpers.ts";
+import { assistantMessages, envelope, errorCode, freshUser, run, toolEvents, toolMessages } from "../helpers.ts";
 
 type ToolEvent = Extract<TraceEvent, { type: "tool_call" }>;
 
@@ -45,6 +45,28 @@ describe("2. History: one assistant message with all its calls, then one tool me
     expect(ids.length, "three calls").toBe(3);
     expect(new Set(ids).size, "ids are unique in a run, whatever ids the model sent").toBe(3);
     expect(toolMessages(r).map((m) => m.tool_call_id), "each tool message answers its call").toEqual(ids);
+  });
+  l2("ids in the caller's tool messages count as used, a call_<step>_<index> among them: clashing calls get fresh ids", async () => {
+    const earlier: Message[] = [
+      ...freshUser(),
+      { role: "assistant", content: "", tool_calls: [{ id: "toolu_00", name: "lookup", arguments: "{}" }] },
+      { role: "tool", tool_call_id: "toolu_00", name: "lookup", content: '{"ok":true,"data":0}', is_error: false },
+      // Tool messages whose assistant message was trimmed from the context.
+      { role: "tool", tool_call_id: "toolu_01", name: "lookup", content: '{"ok":true,"data":1}', is_error: false },
+      { role: "tool", tool_call_id: "call_1_1", name: "lookup", content: '{"ok":true,"data":2}', is_error: false },
+      { role: "user", content: "继续" },
+    ];
+    const model = scriptedModel([
+      { content: "", tool_calls: [{ id: "toolu_01", name: "lookup", arguments: { n: 1 } }, { name: "lookup", arguments: { n: 2 } }, { id: "mine", name: "lookup", arguments: { n: 3 } }] },
+      reply.text("ok"),
+    ]);
+    const r = await run({ model, tools: [tools.ok("lookup", 9)], messages: earlier });
+    const ids = assistantMessages(r)[1].tool_calls?.map((c) => c.id) ?? [];
+    expect(ids[2], "an unused id the model sent is kept").toBe("mine");
+    expect(ids.filter((id) => ["toolu_00", "toolu_01", "call_1_1"].includes(id)), "no id already in the caller's messages is used again").toEqual([]);
+    expect(ids.every((id) => typeof id === "string" && id !== ""), "every call has a non-empty string id").toBe(true);
+    expect(new Set(ids).size, "three calls, three distinct ids").toBe(3);
+    expect(toolMessages(r).slice(3).map((m) => m.tool_call_id), "each new tool message answers its call's new id").toEqual(ids);
   });
 });
 

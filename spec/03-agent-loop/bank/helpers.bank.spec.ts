@@ -8,6 +8,7 @@ import {
 } from "@impl/03-agent-loop";
 import { l1, l2, l3 } from "../../support/graded.ts";
 import { FakeClock, leakyError, reply, scriptedModel, SECRET_KEY, SOURCE_PATH, spyTool, tools, transientError } from "../../support/agent-harness/index.ts";
+import { leakedPieces } from "../../support/leaks.ts";
 import { envelope, errorCode, run, toolEvents, toolMessages } from "../helpers.ts";
 
 describe("5. Failures become error tool messages and the loop goes on", () => {
@@ -110,6 +111,20 @@ describe("6. Timeouts and retries", () => {
       expect(e.error.message.startsWith("tool unavailable"), "the degraded message starts with \"tool unavailable\"").toBe(true);
     }
   });
+
+  l2("retryable 2, \"no\" or \"1\" is no retry; a thrown plain object with retryable true is retried", async () => {
+    const clock = new FakeClock();
+    const thrower = (name: string, make: () => unknown, extra = {}) => spyTool(name, () => { throw make(); }, extra);
+    const two = thrower("two", () => Object.assign(new RangeError("quota"), { retryable: 2 }));
+    const no = thrower("no", () => ({ message: "busy", retryable: "no" }));
+    const one = thrower("one", () => Object.assign(new Error("busy"), { retryable: "1" }));
+    const plain = thrower("plain", () => ({ code: 503, retryable: true }), { retries: 3 });
+    const model = scriptedModel([reply.calls(["two", {}], ["no", {}], ["one", {}], ["plain", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [two, no, one, plain], clock, retries: 1, backoffBaseMs: 20 });
+    expect([two, no, one, plain].map((t) => t.executions), "only retryable === true is retried: 1, 1, 1, then 1 + 3").toEqual([1, 1, 1, 4]);
+    expect(toolMessages(r).map(errorCode), "the look-alikes keep tool_error; the plain object is unavailable after its retries").toEqual(["tool_error", "tool_error", "tool_error", "unavailable"]);
+    expect(clock.now(), "only the plain object's retries waited: 20 + 40 + 80 ms").toBe(140);
+  });
 });
 
 describe("7. Truncation: big results are cut to maxResultChars with a marker", () => {
@@ -135,6 +150,26 @@ describe("7. Truncation: big results are cut to maxResultChars with a marker", (
 });
 
 describe("8. Isolation: masking and clean error text", () => {
+  l2("a cut inside an AWS key deep in a result, a bearer token in a text, an e-mail in a reason: masked whole, then cut", async () => {
+    const aws = "AKIAJ7QW2LX9VB4NZ6KD";
+    const token = "Rk4Wp9Zs2Lm7Xq3Vt8";
+    const mail = "li.wei+ops@zk8-post.cn";
+    // Each maxResultChars falls inside the secret of the raw text, counted from its start.
+    const cases: Array<[string, Partial<Parameters<typeof run>[0]>, unknown]> = [
+      ["an AWS key in a nested result, cut after AKIAJ7QW2L", { tools: [tools.ok("t", { rows: [{ id: 7, creds: aws }] })], maxResultChars: 36 },
+        { ok: true, data: '{"rows":[{"id":7,"creds":"[secret]"}…[truncated 2 chars]' }],
+      ["a bearer token in a text, cut after Rk4Wp", { tools: [tools.ok("t", `Authorization: bearer ${token} (expires soon)`)], maxResultChars: 27 },
+        { ok: true, data: "Authorization: Bearer [secr…[truncated 18 chars]" }],
+      ["an e-mail in a policy's reason, cut after zk8-po", { tools: [tools.ok("t")], maxResultChars: 31, policy: () => ({ allow: false, reason: `no access for ${mail} until Monday` }) },
+        { ok: false, error: { code: "denied", message: "no access for [email] until Mon…[truncated 3 chars]" } }],
+    ];
+    for (const [label, options, want] of cases) {
+      const r = await run({ model: scriptedModel([reply.calls(["t", {}]), reply.text("ok")]), runId: "run_bank_cut", ...options });
+      expect(envelope(toolMessages(r)[0]), `${label}: masked first, then cut`).toEqual(want);
+      const written = JSON.stringify([toolMessages(r), r.trace]);
+      for (const secret of [aws, token, mail]) expect(leakedPieces(written, secret), `${label}: pieces of ${secret} shown by the cut`).toEqual([]);
+    }
+  });
   l2("maskSecrets on new shapes: lower-case bearer, +86 phones, AWS and GitHub keys, short look-alikes stay", () => {
     const cases: [string, string][] = [
       ["Authorization: bearer abcdefgh123", "Authorization: Bearer [secret]"],

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect } from "vitest";
 import { l1, l2, l3 } from "../../support/graded.ts";
-import { EMAIL, FakeClock, reply, scriptedModel, spyTool, tools } from "../../support/agent-harness/index.ts";
+import { CN_PHONE, EMAIL, FakeClock, reply, scriptedModel, spyTool, tools } from "../../support/agent-harness/index.ts";
 import { assistantMessages, envelope, errorCode, run, toolEvents, toolMessages, USER } from "../helpers.ts";
 
 const add = () => spyTool("add", (args) => (args.a as number) + (args.b as number), {
@@ -110,6 +110,61 @@ describe("4. Stops: every way a run ends is a status", () => {
     expect(toolMessages(r), "both calls get their messages").toHaveLength(2);
   });
 
+  l2("three finishing calls behind ordinary ones: the first finisher in call order wins, though it finishes second", async () => {
+    const clock = new FakeClock();
+    const finisher = (name: string, ms: number, answer: string) =>
+      spyTool(name, async (_a, ctx) => { await clock.sleep(ms, ctx.signal); return { $finish: answer }; });
+    // A number under $finish is data; a $finish beside a BigInt has no JSON text: tool_error, ends nothing.
+    const note = tools.ok("note", { $finish: 1 });
+    const bad = spyTool("bad", () => ({ $finish: "from bad", n: 10n }));
+    // With 3 slots, f_fast and f_slow start as soon as note and bad settle: finishers settle f_fast (5), f_mid (40), f_slow (80).
+    const model = scriptedModel([reply.calls(["note", {}, "n0"], ["bad", {}, "b1"], ["f_mid", {}, "m2"], ["f_fast", {}, "q3"], ["f_slow", {}, "s4"]), reply.text("never")]);
+    const r = await run({
+      model, clock, concurrency: 3,
+      tools: [note, bad, finisher("f_mid", 40, `call me on ${CN_PHONE}`), finisher("f_fast", 5, "fast one"), finisher("f_slow", 80, "slow one")],
+    });
+    const settled = toolEvents(r).map((e) => (e as { callId: string }).callId).filter((id) => ["m2", "q3", "s4"].includes(id));
+    expect(settled, "the finishers settle fast, mid, slow").toEqual(["q3", "m2", "s4"]);
+    expect(r, "the first finishing call in call order wins, masked").toMatchObject({ status: "finished", finalText: "call me on [phone]", steps: 1 });
+    expect(toolMessages(r).map(errorCode), "every call gets its message; only the unserialisable one is an error").toEqual([undefined, "tool_error", undefined, undefined, undefined]);
+  });
+
+  l3("an abort while two calls of the step have finished with $finish and a third still runs: aborted, no answer", async () => {
+    const clock = new FakeClock();
+    const controller = new AbortController();
+    void clock.sleep(45).then(() => controller.abort());
+    const publish = spyTool("publish", async (_a, ctx) => { await clock.sleep(15, ctx.signal); return { $finish: "posted" }; });
+    const poll = tools.hang("poll");
+    const model = scriptedModel([reply.calls(["poll", {}], ["publish", {}], ["notify", {}]), reply.text("never")]);
+    const r = await run({ model, clock, signal: controller.signal, tools: [poll, publish, tools.finish("notify", "notified")] });
+    expect(r, "after a step, aborted comes before finished").toMatchObject({ status: "aborted", finalText: null, steps: 1 });
+    expect(toolMessages(r).map(errorCode), "the finishing calls keep their results; the running one gets aborted").toEqual(["aborted", undefined, undefined]);
+    expect(clock.now(), "the run ends at the abort").toBe(45);
+    expect(model.requests, "the model is not asked again").toHaveLength(1);
+  });
+
+  l3("an abort while three calls wait for a slot: none of them runs a gate, asks the policy or approval, or executes", async () => {
+    const clock = new FakeClock();
+    const controller = new AbortController();
+    void clock.sleep(80).then(() => controller.abort());
+    const slow = tools.slow("slow", clock, 500);
+    const risky = tools.ok("risky", 1, { dangerous: true });
+    const asked: string[] = [];
+    const model = scriptedModel([reply.calls(["slow", { n: 1 }, "w1"], ["slow", { n: 2 }, "w2"], ["ghost_tool", {}, "w3"], ["add", { a: "x" }, "w4"], ["risky", {}, "w5"])]);
+    const r = await run({
+      model, clock, concurrency: 2, signal: controller.signal, tools: [slow, risky, add()],
+      policy: ({ call }) => { asked.push(call.id); return { allow: true }; },
+      approve: () => { asked.push("approve"); return true; },
+    });
+    expect(r, "the abort ends the run").toMatchObject({ status: "aborted", steps: 1 });
+    expect(toolMessages(r).map(errorCode), "running and waiting calls all get aborted, whatever gate they would fail").toEqual(["aborted", "aborted", "aborted", "aborted", "aborted"]);
+    expect(asked, "the policy was asked only for the two calls that held a slot").toEqual(["w1", "w2"]);
+    expect([slow.executions, risky.executions], "the two running calls executed; the waiting ones never").toEqual([2, 0]);
+    expect(clock.now(), "nothing was waited for after the abort").toBe(80);
+    const waiting = (toolEvents(r) as Array<{ callId: string; validation: string; retries: number }>).filter((e) => ["w3", "w4", "w5"].includes(e.callId));
+    expect(waiting.map((e) => [e.callId, e.validation, e.retries]).sort(), "the waiting calls' events: not_checked, retries 0").toEqual([["w3", "not_checked", 0], ["w4", "not_checked", 0], ["w5", "not_checked", 0]]);
+  });
+
   l3("an abort during a step: finished calls keep their results, unfinished ones get aborted", async () => {
     const clock = new FakeClock();
     const controller = new AbortController();
@@ -157,6 +212,41 @@ describe("9. Approval, policy gate and toolChoice", () => {
     ]);
   });
 
+  l2("a call whose approval takes a while holds its slot while its siblings run: their policies still see earlier steps only", async () => {
+    const clock = new FakeClock();
+    const histories: Record<string, unknown[]> = {};
+    const deploy = tools.ok("deploy", "deployed", { dangerous: true });
+    const lint = tools.ok("lint", "clean");
+    const check = tools.throws("check", () => new Error("2 checks failed"));
+    const model = scriptedModel([
+      reply.calls(["checkout", { ref: "main" }, "c0"]),
+      reply.calls(["deploy", { env: "prod" }, "d1"], ["lint", {}, "l1"], ["check", {}, "t1"], ["rm", { all: true }, "x1"], ["nope", {}, "u1"], ["lint", { fix: true }, "l2"]),
+      reply.calls(["release", {}, "r2"]),
+      reply.text("ok"),
+    ]);
+    const r = await run({
+      model, clock, concurrency: 2,
+      tools: [tools.ok("checkout", "checked out"), deploy, lint, check, tools.ok("rm", "gone"), tools.ok("release", "v1")],
+      approve: async () => { await clock.sleep(50); return true; },
+      policy: ({ call, history }) => {
+        histories[call.id] = structuredClone(history);
+        return call.name === "rm" ? { allow: false, reason: "never" } : { allow: true };
+      },
+    });
+    expect(toolMessages(r).map(errorCode), "deploy, lint, check ran; rm denied; nope unknown").toEqual([undefined, undefined, undefined, "tool_error", "denied", "unknown_tool", undefined, undefined]);
+    expect(lint.executions, "both lint calls ran while deploy waited for its approval").toBe(2);
+    const step1 = [{ name: "checkout", arguments: { ref: "main" }, ok: true }];
+    for (const id of ["d1", "l1", "t1", "x1", "l2"]) expect(histories[id], `${id}: only the executed calls of step 1, none of its own step`).toEqual(step1);
+    const sorted = (h: unknown[]) => h.map((x) => JSON.stringify(x)).sort();
+    expect(sorted(histories.r2), "step 3: every call that executed in steps 1 and 2, the failed one with ok false").toEqual(sorted([
+      ...step1,
+      { name: "deploy", arguments: { env: "prod" }, ok: true },
+      { name: "lint", arguments: {}, ok: true },
+      { name: "check", arguments: {}, ok: false },
+      { name: "lint", arguments: { fix: true }, ok: true },
+    ]));
+  });
+
   l3("toolChoice {name}: a plain reply gets a reminder; the named tool runs; other tools are refused", async () => {
     const finish = tools.finish("submit", "all done");
     const model = scriptedModel([reply.text("I think..."), reply.calls(["add", { a: 1, b: 1 }], ["submit", {}])]);
@@ -169,6 +259,15 @@ describe("9. Approval, policy gate and toolChoice", () => {
 });
 
 describe("10. Trace: events for every step and tool call, with the run id", () => {
+  l2("durationMs under a cap of 2: each call's own time from when a slot takes it, not from the step's start", async () => {
+    const clock = new FakeClock();
+    const timed = (name: string, ms: number) => tools.slow(name, clock, ms, ms);
+    const model = scriptedModel([reply.calls(["p40", {}, "d0"], ["p70", {}, "d1"], ["p30", {}, "d2"], ["p50", {}, "d3"]), reply.text("ok")]);
+    const r = await run({ model, clock, concurrency: 2, tools: [timed("p40", 40), timed("p70", 70), timed("p30", 30), timed("p50", 50)] });
+    const events = Object.fromEntries((toolEvents(r) as Array<{ callId: string; durationMs: number; at: number }>).map((e) => [e.callId, [e.durationMs, e.at]]));
+    // d2 takes the slot d0 frees at 40, d3 the one d1 frees at 70.
+    expect(events, "durationMs counts from when a slot takes the call; at is when it settled").toEqual({ d0: [40, 40], d1: [70, 70], d2: [30, 70], d3: [50, 120] });
+  });
   l2("validation ok / failed / not_checked, outcome codes and the duration of a slow call", async () => {
     const clock = new FakeClock();
     const slow = tools.slow("slow", clock, 70);
