@@ -79,7 +79,9 @@ async function run(argv: string[]): Promise<number> {
   const started = Date.now();
   const session = openSession({ kata: kata.id, kataNumber: kata.number, startedAt: new Date(started).toISOString(), minutes, levels, lang }, (args.flags.get("out") as string | undefined) ?? INTERVIEW_ROOT);
   for (const line of planLines(kata.id, levels, minutes, lang)) console.log(line);
-  const hintsSeen = () => readHintState()[kata.id] ?? 0;
+  // Hints read before the session are not this session's.
+  const hintsBefore = readHintState()[kata.id] ?? 0;
+  const hintsSeen = () => Math.max(0, (readHintState()[kata.id] ?? 0) - hintsBefore);
   const record = (point: Omit<SessionPoint, "atMs" | "hints">) => session.record({ atMs: Date.now() - started, hints: hintsSeen(), ...point });
 
   // watch underneath, in a process group of its own so that the whole of it stops with the session.
@@ -107,17 +109,23 @@ async function run(argv: string[]): Promise<number> {
   };
   process.on("exit", stopWatcher);
 
+  let interruptedAt: number | undefined;
   const reason = await new Promise<"time" | "interrupt">((resolve) => {
     const minute = setInterval(() => console.log(lang === "zh-CN" ? `  ⏱ 剩余 ${clock(left())}` : `  ⏱ ${clock(left())} left`), 60_000);
     const end = setTimeout(() => {
       clearInterval(minute);
       resolve("time");
     }, Math.max(0, left()));
-    process.once("SIGINT", () => {
+    // Ctrl-C under npm comes more than once (the terminal signals the whole group, npm and tsx
+    // pass it on), and a closed terminal or a multiplexer sends SIGHUP or SIGTERM: each ends the
+    // session, and none that follows may kill the final grade and the report.
+    const interrupt = () => {
       clearInterval(minute);
       clearTimeout(end);
+      interruptedAt ??= Date.now() - started;
       resolve("interrupt");
-    });
+    };
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, interrupt);
   });
   stopWatcher();
   console.log(reason === "time" ? (lang === "zh-CN" ? "\n时间到。最终评分中……" : "\nTime is up. Final grade...") : lang === "zh-CN" ? "\n已中断。最终评分中……" : "\nInterrupted. Final grade...");
@@ -135,7 +143,7 @@ async function run(argv: string[]): Promise<number> {
   record({ levels: Object.fromEntries(levels.map((l) => [l, percentOf(l)])), passing: figures.tally.passed, total: figures.tally.total, final: true });
 
   const failing = inTeachingOrder(run.tests.filter((t) => t.status !== "pass")).map((t) => t.name);
-  const summary = { meta: session.meta, points: session.points(), plan: deadlines(kata.id, levels), failing, questions: followUpQuestions(kata.number, lang), problems: run.problems };
+  const summary = { meta: session.meta, points: session.points(), plan: deadlines(kata.id, levels), failing, questions: followUpQuestions(kata.number, lang), problems: run.problems, ended: reason === "interrupt" ? { by: "interrupt" as const, atMs: interruptedAt ?? Date.now() - started } : { by: "time" as const } };
   console.log(`\n${terminalSummary(summary)}`);
   const html = join(session.dir, "report.html");
   writeFileSync(html, htmlSummary(summary));

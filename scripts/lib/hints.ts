@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { PROJECT_ROOT } from "./impl-root.ts";
 
 /** Which hints a candidate has seen, per kata; kept out of git by .gitignore. */
-const STATE_FILE = join(PROJECT_ROOT, ".hint-state.json");
+// Where the hints shown so far are counted; a test may point it elsewhere, to start from a known count.
+const STATE_FILE = process.env.TUK_HINT_STATE ?? join(PROJECT_ROOT, ".hint-state.json");
 
 export interface Hint {
   title: string;

@@ -1,7 +1,7 @@
 // npm run interview, driven as a candidate would: a stub to start from, a save that finishes the
 // first stage, and the session's end, by the clock or by Ctrl-C. Then its log and its report.
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
@@ -80,8 +80,23 @@ describe("the report", () => {
     expect(html).not.toMatch(/<script|https?:\/\//);
   });
 
+  test("an interrupted session says so and when; code in a question is code; lines that share a value all show", () => {
+    const interrupted: SessionSummary = { ...summary, questions: ["Why is `eval` never safe here?"], ended: { by: "interrupt", atMs: 185_000 } };
+    const html = htmlSummary(interrupted);
+    expect(html).toContain('<p class="interrupted" data-at="185000">Interrupted after 3 min 5 s of 45 minutes</p>');
+    expect(terminalSummary(interrupted)).toContain("Interrupted after 3 min 5 s of 45 minutes");
+    expect(htmlSummary({ ...interrupted, meta: { ...summary.meta, lang: "zh-CN" } })).toContain("3 分 5 秒");
+    expect(html).toContain("Why is <code>eval</code> never safe here?");
+    expect(html).not.toContain("`");
+    expect(htmlSummary(summary)).not.toContain('class="interrupted"');
+    // All three at 0 at first: each line its own width and dash, so none hides another.
+    const styles = [...html.matchAll(/<polyline[^>]*stroke-width="([\d.]+)"(?: stroke-dasharray="([^"]+)")?[^>]*data-level="(L\d)"/g)].map((m) => `${m[1]}/${m[2] ?? ""}`);
+    expect(styles).toHaveLength(3);
+    expect(new Set(styles).size).toBe(3);
+  });
+
   test("terminal and Chinese", () => {
-    expect(terminalSummary(summary)).toMatch(/L1 +planned by 30 minutes · reached at 15:00/);
+    expect(terminalSummary(summary)).toMatch(/L1 +planned by 30 minutes · reached after 15 min 0 s/);
     const zh = htmlSummary({ ...summary, meta: { ...summary.meta, lang: "zh-CN" } });
     expect(zh).toContain("各等级的得分变化");
     expect(zh).toContain('lang="zh-CN"');
@@ -89,13 +104,15 @@ describe("the report", () => {
 });
 
 /** Runs the command on a copy of kata 1 (the stub unless `from` names another); `act` sees each line it prints. */
-function interview(args: string[], act: (line: string, child: ReturnType<typeof spawn>) => void, from = join(PROJECT_ROOT, "katas", "01-regex-dispatch")) {
+function interview(args: string[], act: (line: string, child: ReturnType<typeof spawn>) => void, from = join(PROJECT_ROOT, "katas", "01-regex-dispatch"), hintsBefore: Record<string, number> = {}) {
   const root = mkdtempSync(join(work, "session-"));
+  const hintState = join(root, "hint-state.json");
+  writeFileSync(hintState, JSON.stringify(hintsBefore));
   const impl = join(root, "impl", "01-regex-dispatch");
   cpSync(from, impl, { recursive: true });
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/interview.ts", "--kata", "1", "--impl", join(root, "impl"), "--out", join(root, "out"), ...args], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, NO_COLOR: "1" },
+    env: { ...process.env, NO_COLOR: "1", TUK_HINT_STATE: hintState },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -144,9 +161,12 @@ describe("a session, end to end", () => {
     const run = await interview(["--minutes", "30", "--level", "1", "--lang", "zh-CN"], (line, child) => {
       if (!interrupted && /⏱ .* L1 100$/.test(line)) {
         interrupted = true;
+        // As under npm: the terminal's Ctrl-C, then npm and tsx passing it on.
         child.kill("SIGINT");
+        setTimeout(() => child.kill("SIGINT"), 100);
+        setTimeout(() => child.kill("SIGTERM"), 200);
       }
-    }, join(PROJECT_ROOT, "solutions", "01-regex-dispatch"));
+    }, join(PROJECT_ROOT, "solutions", "01-regex-dispatch"), { "01-regex-dispatch": 5 });
     expect(run.code, run.stdout).toBe(0);
     expect(run.stdout).toContain("已中断");
     expect(await untilNoProcessWithEnv(`KATA_IMPL=${join(run.root, "impl")}`, 10_000), "watch's warm runner, left running").toEqual([]);
@@ -158,5 +178,8 @@ describe("a session, end to end", () => {
     expect(html).toMatch(new RegExp(`data-level="L1" data-points="${points.length}"`));
     expect(html).toMatch(/data-stage="L1" data-reached="\d+"/);
     expect(html).toContain("面试官接下来会问的问题");
+    expect(html).toMatch(/<p class="interrupted" data-at="\d+">/);
+    // Five hints read before the session: none of them this session's.
+    expect(html).toContain('data-hints="0"');
   }, 180_000);
 });

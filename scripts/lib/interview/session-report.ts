@@ -22,6 +22,8 @@ export interface SessionSummary {
   questions: string[];
   /** Problems of the final grade (a hang, a refused import, ...). */
   problems: string[];
+  /** How the session ended: its time ran out, or it was interrupted (Ctrl-C) this long after the start. */
+  ended?: { by: "time" } | { by: "interrupt"; atMs: number };
 }
 
 const TEXT = {
@@ -31,7 +33,8 @@ const TEXT = {
     minutes: "minutes",
     stages: "Stages",
     planned: "planned by",
-    reached: "reached at",
+    reached: "reached after",
+    interrupted: (at: string, minutes: number) => `Interrupted after ${at} of ${minutes} minutes`,
     notReached: "not reached",
     hints: (n: number) => `Hints shown: ${n}`,
     failing: "Still failing at the end",
@@ -47,7 +50,8 @@ const TEXT = {
     minutes: "分钟",
     stages: "阶段",
     planned: "计划完成于",
-    reached: "实际达成于",
+    reached: "实际达成于开始后",
+    interrupted: (at: string, minutes: number) => `在 ${minutes} 分钟中的第 ${at}时被中断`,
     notReached: "未达成",
     hints: (n: number) => `看过的提示：${n} 条`,
     failing: "结束时仍未通过的测试",
@@ -61,11 +65,16 @@ const TEXT = {
 
 const COLOURS: Record<Level, string> = { L1: "#1565c0", L2: "#ef6c00", L3: "#6a1b9a" };
 const SHOWN_FAILURES = 15;
+const LINE_STYLE: Record<Level, { width: number; dash?: string }> = { L1: { width: 5 }, L2: { width: 3, dash: "8 4" }, L3: { width: 1.5, dash: "2 3" } };
 
-const clock = (ms: number) => {
+/** A time into the session, unmistakably minutes and seconds: "15 min 0 s", "15 分 0 秒". */
+const clock = (ms: number, lang: Lang) => {
   const s = Math.round(ms / 1000);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  return lang === "zh-CN" ? `${Math.floor(s / 60)} 分 ${s % 60} 秒` : `${Math.floor(s / 60)} min ${s % 60} s`;
 };
+
+/** The follow-up questions write code as Markdown does, `like this`: in HTML, as code. */
+const withCode = (text: string) => escapeXml(text).replace(/`([^`]+)`/g, "<code>$1</code>");
 
 const finalPoint = (points: SessionPoint[]) => points.find((p) => p.final) ?? points.at(-1);
 
@@ -76,10 +85,11 @@ export function terminalSummary(summary: SessionSummary): string {
   const reached = stagesReached(points, meta.levels);
   const lines = [t.title(meta.kata)];
   if (last) lines.push(`  ${t.final}: ${meta.levels.map((l) => `${l} ${last.levels[l] ?? "-"}`).join("  ")}  (${last.passing}/${last.total})`);
+  if (summary.ended?.by === "interrupt") lines.push(`  ${t.interrupted(clock(summary.ended.atMs, meta.lang), meta.minutes)}`);
   lines.push(`  ${t.stages}:`);
   for (const stage of summary.plan.filter((s) => meta.levels.includes(s.level))) {
     const at = reached[stage.level];
-    lines.push(`    ${stage.level}  ${t.planned} ${stage.byMinute} ${t.minutes} · ${at === undefined ? t.notReached : `${t.reached} ${clock(at)}`}`);
+    lines.push(`    ${stage.level}  ${t.planned} ${stage.byMinute} ${t.minutes} · ${at === undefined ? t.notReached : `${t.reached} ${clock(at, meta.lang)}`}`);
   }
   lines.push(`  ${t.hints(last?.hints ?? 0)}`);
   for (const problem of summary.problems) lines.push(`  ! ${problem}`);
@@ -119,7 +129,8 @@ function chart(summary: SessionSummary): string {
     const points = summary.points.filter((p) => typeof p.levels[level] === "number");
     if (points.length === 0) continue;
     const coordinates = points.map((p) => `${x(p.atMs).toFixed(1)},${y(p.levels[level] as number).toFixed(1)}`).join(" ");
-    parts.push(`<polyline fill="none" stroke="${COLOURS[level]}" stroke-width="2" points="${coordinates}" data-level="${level}" data-points="${points.length}"/>`);
+    // Levels often share a value (all at 0 at the start): drawn widest first, each its own dash, all stay visible.
+    parts.push(`<polyline fill="none" stroke="${COLOURS[level]}" stroke-width="${LINE_STYLE[level].width}"${LINE_STYLE[level].dash ? ` stroke-dasharray="${LINE_STYLE[level].dash}"` : ""} points="${coordinates}" data-level="${level}" data-points="${points.length}"/>`);
     parts.push(...points.map((p) => `<circle cx="${x(p.atMs).toFixed(1)}" cy="${y(p.levels[level] as number).toFixed(1)}" r="3" fill="${COLOURS[level]}"/>`));
   }
   const legend = summary.meta.levels.map((level, i) => `<text x="${width - pad - 40}" y="${pad + 14 * i}" font-size="11" fill="${COLOURS[level]}">${level}</text>`);
@@ -135,7 +146,7 @@ export function htmlSummary(summary: SessionSummary): string {
     .filter((s) => meta.levels.includes(s.level))
     .map((s) => {
       const at = reached[s.level];
-      return `<tr data-stage="${s.level}" data-reached="${at === undefined ? "" : at}"><td>${s.level}</td><td>${t.planned} ${s.byMinute} ${t.minutes}</td><td>${at === undefined ? t.notReached : `${t.reached} ${clock(at)}`}</td></tr>`;
+      return `<tr data-stage="${s.level}" data-reached="${at === undefined ? "" : at}"><td>${s.level}</td><td>${t.planned} ${s.byMinute} ${t.minutes}</td><td>${at === undefined ? t.notReached : `${t.reached} ${clock(at, meta.lang)}`}</td></tr>`;
     })
     .join("");
   const failing = summary.failing.length === 0
@@ -143,14 +154,14 @@ export function htmlSummary(summary: SessionSummary): string {
     : `<ul class="failing">${summary.failing.slice(0, SHOWN_FAILURES).map((n) => `<li>${escapeXml(n)}</li>`).join("")}${summary.failing.length > SHOWN_FAILURES ? `<li>${t.andMore(summary.failing.length - SHOWN_FAILURES)}</li>` : ""}</ul>`;
   const finalLine = last ? `<p class="final" data-passing="${last.passing}" data-total="${last.total}">${t.final}: ${meta.levels.map((l) => `${l} ${last.levels[l] ?? "-"}`).join(" · ")} (${last.passing}/${last.total})</p>` : "";
   const problems = summary.problems.length === 0 ? "" : `<h2>${t.problems}</h2><ul>${summary.problems.map((p) => `<li>${escapeXml(p)}</li>`).join("")}</ul>`;
-  const questions = summary.questions.length === 0 ? "" : `<h2>${t.questions}</h2><ol class="questions">${summary.questions.map((q) => `<li>${escapeXml(q)}</li>`).join("")}</ol>`;
+  const questions = summary.questions.length === 0 ? "" : `<h2>${t.questions}</h2><ol class="questions">${summary.questions.map((q) => `<li>${withCode(q)}</li>`).join("")}</ol>`;
   return `<!doctype html>
 <html lang="${meta.lang === "zh-CN" ? "zh-CN" : "en"}"><head><meta charset="utf-8"><title>${escapeXml(t.title(meta.kata))}</title>
 <style>body{font:14px system-ui,sans-serif;max-width:760px;margin:2em auto;padding:0 1em;color:#222}table{border-collapse:collapse}td{padding:2px 10px;border-bottom:1px solid #eee}h2{font-size:16px;margin-top:1.6em}</style>
 </head><body>
 <h1>${escapeXml(t.title(meta.kata))}</h1>
 <p>${escapeXml(meta.startedAt)} · ${meta.minutes} ${t.minutes} · ${meta.levels.join(", ")}</p>
-${finalLine}
+${summary.ended?.by === "interrupt" ? `<p class="interrupted" data-at="${summary.ended.atMs}">${escapeXml(t.interrupted(clock(summary.ended.atMs, meta.lang), meta.minutes))}</p>\n` : ""}${finalLine}
 <h2>${t.chart}</h2>
 ${chart(summary)}
 <h2>${t.stages}</h2>
