@@ -12,7 +12,7 @@ export default defineConfig({
   test: {
     include: ["spec/**/*.spec.ts"],
     exclude: ["**/node_modules/**", "spec/fixtures/**", process.env.GRADE_BANK === "1" ? "" : "spec/*/bank/**"].filter(Boolean),
-    setupFiles: ["spec/support/setup/fast-check-defaults.ts", "spec/support/setup/progress-log.ts"],
+    setupFiles: ["spec/support/setup/fast-check-defaults.ts", "spec/support/setup/progress-log.ts", "spec/support/setup/first-difference.ts"],
     // Generous, so that load never costs a correct implementation a test: see spec/support/time-limits.ts.
     testTimeout: TEST_TIMEOUT_MS,
     hookTimeout: TEST_TIMEOUT_MS,
