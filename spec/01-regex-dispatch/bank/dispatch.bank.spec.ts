@@ -152,6 +152,79 @@ describe("4. Dispatch", () => {
   });
 });
 
+describe("4. Dispatch: what counts as a BadArgumentsError, and keywords given twice", () => {
+  l2("look-alikes of BadArgumentsError are tool_errors; a real subclass under another name is bad_arguments", () => {
+    // A tool's own class that happens to carry the same name: not the kata's class.
+    class LocalBadArgumentsError extends Error {
+      constructor(message: string) {
+        super(message);
+        this.name = "BadArgumentsError";
+      }
+    }
+    class QuotaExceeded extends BadArgumentsError {
+      constructor(message: string) {
+        super(message);
+        this.name = "QuotaExceeded";
+      }
+    }
+    class DailyQuota extends QuotaExceeded {}
+    const after = spyTool("after");
+    const results = dispatch("units() local() plain() quota() daily() after()", createRegistry([
+      throwing("units", () => Object.assign(new TypeError("bad units"), { name: "BadArgumentsError" })),
+      throwing("local", () => new LocalBadArgumentsError("own class")),
+      throwing("plain", () => ({ name: "BadArgumentsError", message: "just data" })),
+      throwing("quota", () => new QuotaExceeded("over quota")),
+      throwing("daily", () => new DailyQuota("over daily quota")),
+      after,
+    ])).results;
+    expect(results.slice(0, 3).map((r) => r.error), "rule: only instanceof BadArgumentsError counts, never the name").toEqual([
+      { code: "tool_error", type: "BadArgumentsError", message: "bad units" },
+      { code: "tool_error", type: "BadArgumentsError", message: "own class" },
+      { code: "tool_error", type: "object", message: "[object Object]" },
+    ]);
+    expect(results.slice(3, 5).map((r) => r.error), "rule: subclasses included, whatever their name").toEqual([
+      expect.objectContaining({ code: "bad_arguments", message: "over quota" }),
+      expect.objectContaining({ code: "bad_arguments", message: "over daily quota" }),
+    ]);
+    expect(results[5]).toMatchObject({ ok: true });
+    expect(after.calls).toHaveLength(1);
+  });
+
+  l2.property("any Error renamed BadArgumentsError is a tool_error; any BadArgumentsError, renamed or subclassed, is bad_arguments", () => {
+    class Sub extends BadArgumentsError {}
+    const impostor = fc.constantFrom(
+      (m: string) => new Error(m), (m: string) => new TypeError(m), (m: string) => new RangeError(m), (m: string) => new SyntaxError(m),
+    );
+    const genuine = fc.constantFrom((m: string) => new BadArgumentsError(m), (m: string) => new Sub(m));
+    const name = fc.constantFrom("BadArgumentsError", "Error", "TypeError", "bad_arguments", "BadArgumentsError ", "");
+    fc.assert(
+      fc.property(fc.boolean(), impostor, genuine, name, fc.string({ maxLength: 20 }), (real, makeOther, makeReal, newName, message) => {
+        const error = real ? makeReal(message) : makeOther(message);
+        // The look-alike always carries the class's name; a real one may carry any name.
+        error.name = real ? newName : "BadArgumentsError";
+        const ok = spyTool("ok");
+        const result = dispatch("raise() ok()", createRegistry([throwing("raise", () => error), ok]));
+        expect(result.results[0].error, `rule: instanceof decides, not the name (${real ? "real" : "look-alike"})`).toEqual(
+          real ? expect.objectContaining({ code: "bad_arguments", message }) : { code: "tool_error", type: "BadArgumentsError", message },
+        );
+        expect(result.results[1]).toMatchObject({ ok: true });
+      }),
+    );
+  });
+
+  l2("a keyword given twice never runs the tool, even when both values agree; the next call still runs", () => {
+    const pay = spyTool("pay", [{ name: "amount" }, { name: "note", optional: true }]);
+    const registry = createRegistry([pay]);
+    for (const text of ["pay(amount=5, amount=5)", 'pay(amount=5, note="rent", amount=500)', "pay(amount=0, amount=0)"]) {
+      expect(dispatch(text, registry), `rule: a keyword given twice is prose: ${text}`).toEqual({ text, results: [] });
+    }
+    expect(pay.calls, "rule: the tool never ran").toEqual([]);
+    const result = dispatch("pay(note=1, note=2) then pay(amount=7)", registry);
+    expect(result.results.map((r) => r.call?.kwargs), "rule: only the well-formed call is read").toEqual([{ amount: 7 }]);
+    expect(pay.calls).toEqual([{ amount: 7 }]);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Arithmetic expressions with a known value: an AST rendered with the fewest parentheses the
 // README's precedence needs (plus some extra ones), evaluated here by plain JavaScript arithmetic.
@@ -328,5 +401,85 @@ describe("5. The safe calculator: calculate and calculateTool", () => {
     const result = dispatch(`calculate(expression="(2 + 3) ** 2") calculate("7 % 4") calculate(expression="1 % 0") calculate(expression=["1"]) calculate("2 ^ 3")`, createRegistry([calculateTool]));
     expect(result.results.map((r) => r.error?.code ?? r.value)).toEqual([25, 3, "tool_error", "bad_arguments", "bad_arguments"]);
     expect(result.results[2].error?.type).toBe("RangeError");
+  });
+});
+
+describe("5. The safe calculator: BadArgumentsError and whitespace", () => {
+  const thrownBy = (expression: unknown): unknown => {
+    try {
+      calculateTool.run({ expression: expression as Value });
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  };
+
+  l2("calculateTool.run throws an instance of BadArgumentsError for new malformed or non-string inputs, a RangeError stays one", () => {
+    expect(calculateTool.run({ expression: "(4 + 5) % 7" })).toBe(2);
+    for (const expression of ["4 **", "(2", "1 +\n1", "tan(1)", "", "3 ^ 2", true, 3.5, { e: "1" }]) {
+      const thrown = thrownBy(expression);
+      expect(thrown, `rule: run throws BadArgumentsError itself, not an Error named so: ${JSON.stringify(expression)}`).toBeInstanceOf(BadArgumentsError);
+    }
+    const range = thrownBy("7 / (2 - 2)");
+    expect(range, "rule: a division by zero is let through").toBeInstanceOf(RangeError);
+    expect(range).not.toBeInstanceOf(BadArgumentsError);
+  });
+
+  l2.property("calculateTool.run: any malformed expression or non-string throws an instance of BadArgumentsError", () => {
+    const intruder = fc.constantFrom("y", "Math.E", "^", ",", "!", "1e2", "\n", "()", "[2]", "=");
+    const notAString = fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }),
+      fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 2 }));
+    fc.assert(
+      fc.property(expr, intruder, fc.nat(), fc.option(notAString, { nil: undefined }), (e, bad, at, other) => {
+        let input: unknown = other;
+        if (other === undefined) {
+          // As in the property above: no prefix of the spliced text can be a RangeError.
+          const text = render(e, " ");
+          fc.pre(typeof evaluate(e) === "number" && !/[/%]|\*\* -/.test(text));
+          const cuts = [0, text.length, ...[...text].flatMap((c, i) => (c === " " ? [i] : []))];
+          const i = cuts[at % cuts.length];
+          input = `${text.slice(0, i)} ${bad} ${text.slice(i)}`;
+        }
+        const thrown = thrownBy(input);
+        expect(thrown, `rule: bad input is a BadArgumentsError instance: ${JSON.stringify(input)}`).toBeInstanceOf(BadArgumentsError);
+      }),
+    );
+  });
+
+  l2("only spaces and tabs between tokens: line breaks and other whitespace at new positions are SyntaxErrors", () => {
+    expect(calculate("\t(\t2 ** 3 )\t% 5  "), "rule: spaces and tabs anywhere").toBe(3);
+    expect(calculate("-\t4 *  -\t2"), "rule: after a unary minus too").toBe(8);
+    for (const expression of ["\n7", "7\r", "2 **\r\n3", "( 1 + 2\u2029)", "\ufeff1", "3 -\u20035", "4\u202f* 2", "(\u205f9)", "8 %\u16803", "1\u0085+ 1", "6 /\u3000\u30002"]) {
+      expect(() => calculate(expression), `rule: no other whitespace: ${JSON.stringify(expression)}`).toThrow(SyntaxError);
+    }
+    const result = dispatch('calculate("6 *\n7") calculate("6 *\t7") calculate(expression=“5\r- 1”)', createRegistry([calculateTool]));
+    expect(result.results.map((r) => r.error?.code ?? r.value), "rule: through dispatch, bad_arguments").toEqual(["bad_arguments", 42, "bad_arguments"]);
+  });
+
+  l2.property("spaces and tabs between any tokens keep the value; one other whitespace character between tokens is a SyntaxError", () => {
+    const TOKEN = /\*\*|\d+\.?\d*|\.\d+|[-+*/%()]/g;
+    const blank = fc.constantFrom("", " ", "\t", " \t", "\t\t ");
+    const other = fc.constantFrom("\n", "\r", "\r\n", "\u3000", "\u00a0", "\v", "\f", "\u2028", "\u2029", "\ufeff", "\u1680", "\u2000",
+      "\u2003", "\u200a", "\u202f", "\u205f", "\u0085", "\u200b");
+    const where = fc.oneof(fc.constant("start"), fc.constant("end"), fc.nat());
+    fc.assert(
+      fc.property(expr, fc.array(blank, { minLength: 60, maxLength: 60 }), other, where, blank, blank, (e, gaps, bad, at, left, right) => {
+        const tokens = render(e, "").match(TOKEN) ?? [];
+        expect(tokens.join("")).toBe(render(e, ""));
+        const spaced = (extra?: { at: number; text: string }) =>
+          tokens.map((t, i) => (extra?.at === i ? extra.text : gaps[i % gaps.length]) + t).join("") +
+          (extra?.at === tokens.length ? extra.text : gaps[tokens.length % gaps.length]);
+        const want = evaluate(e);
+        const text = spaced();
+        if (want === "range") expect(() => calculate(text), text).toThrow(RangeError);
+        else expect(calculate(text) + 0, `rule: spaces and tabs are allowed: ${JSON.stringify(text)}`).toBe(want + 0);
+
+        // As in the properties above: no prefix of the text can be a RangeError.
+        fc.pre(typeof want === "number" && !/[/%]|\*\*-/.test(render(e, "")));
+        const i = at === "start" ? 0 : at === "end" ? tokens.length : at % (tokens.length + 1);
+        const broken = spaced({ at: i, text: left + bad + right });
+        expect(() => calculate(broken), `rule: no other whitespace: ${JSON.stringify(broken)}`).toThrow(SyntaxError);
+      }),
+    );
   });
 });

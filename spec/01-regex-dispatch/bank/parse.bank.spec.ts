@@ -3,13 +3,24 @@
 // do not carry over. The candidate pack leaves this folder out; `npm run grade -- --bank` runs it.
 import fc from "fast-check";
 import { describe, expect } from "vitest";
-import { parseToolCalls } from "@impl/01-regex-dispatch";
+import { createRegistry, dispatch, parseToolCalls, type ParseResult, type Value } from "@impl/01-regex-dispatch";
 import { l1, l2, l3 } from "../../support/graded.ts";
 import { leakedPieces } from "../../support/leaks.ts";
-import { brief, expectLinear, onlyCall, sliceOf } from "../helpers.ts";
-import { asciiStyle, callFreeProse, keywordCallSpec, objectOf, renderCall, renderList } from "../arbitraries.ts";
+import { brief, expectLinear, onlyCall, sliceOf, spyTool } from "../helpers.ts";
+import {
+  asciiStyle, callFreeProse, callSpec, fullWidthMix, fullWidthOf, keywordCallSpec, objectOf, recase, renderCall, renderList,
+  renderValue, style, toolName, value, type Style,
+} from "../arbitraries.ts";
 
 const only = onlyCall;
+/** `text` holds nothing: no call, no error, and the prose is the text itself. */
+const nothingIn = (text: string, rule: string) =>
+  expect(parseToolCalls(text), `${rule}: ${JSON.stringify(text)}`).toEqual({ calls: [], errors: [], prose: text });
+/** Where the calls and errors of a parse result start. */
+const startsOf = (result: ParseResult) => [...result.calls.map((c) => c.span.start), ...result.errors.map((e) => e.span.start)];
+/** A marker's object, `{"name": ..., "arguments": {...}}`, in the given style. */
+const markerObject = (name: string, kwargs: Record<string, Value>, st: Style) =>
+  renderValue(objectOf([["name", name], ["arguments", kwargs]]), st);
 
 describe("1. Finding calls: parseToolCalls", () => {
   l1("a flight booking with positional and keyword arguments, inside prose", () => {
@@ -128,6 +139,170 @@ describe("1. Finding calls: whitespace, quotes, and where reading stops", () => 
     const result = parseToolCalls(text);
     expect(result.errors.map((e) => e.name), "rule: a blank name is a broken marker").toEqual([null]);
     expect(result.prose, "rule: a fence holding only an error is cut whole").toBe("ok\n\nend");
+  });
+});
+
+describe("1. Finding calls: repeated keywords, fences with lone \\r, a marker's name and its colon", () => {
+  l2("a keyword repeated after other arguments, its first value falsy or not, makes the list prose", () => {
+    for (const text of [
+      "book(seat=0, row=12, seat=14) ok",
+      "toggle(on=False, 2, on=True)",
+      "set_flag(on=None，on=1）",
+      "q(城市=“”， 城市=“上海”)",
+      "t(k\t=1,\nk =\u30002)",
+      "f(__proto__=1, __proto__=2)",
+      'note(text="", text="")',
+      'rate(stars=4, stars="fi',
+    ]) {
+      nothingIn(text, "rule: a keyword given twice makes the list invalid, before its second value is read");
+    }
+  });
+
+  l2("after a repeated keyword the scan goes on from its second key: a call in its value is read, even a cut-off one", () => {
+    expect(parseToolCalls('outer(tag="x", tag="say(hi=1)") done').calls.map(brief), "rule: scanning goes on at the second key")
+      .toEqual([{ name: "say", args: [], kwargs: { hi: 1 } }]);
+    const cut = 'outer(tag="x", tag="say(hi=1';
+    const result = parseToolCalls(cut);
+    expect(result.calls, "rule: the outer list is prose, not a truncated call").toEqual([]);
+    expect(result.errors.map((e) => [e.name, e.span]), "rule: the call cut off inside the second value is the only error")
+      .toEqual([["say", { start: cut.indexOf("say"), end: cut.length }]]);
+  });
+
+  l2("not a keyword given twice: the same key inside values, a positional value equal to it, a marker's repeated object key", () => {
+    expect(brief(only('f(k={k: 1}, j={k: 2}, "k")')), "rule: only keyword keys count").toEqual({
+      name: "f", args: ["k"], kwargs: { k: { k: 1 }, j: { k: 2 } },
+    });
+    expect(brief(only('TOOL_CALL: {"name": "set", "arguments": {"level": 1, "level": 0}}')), "rule: a repeated object key keeps its last value")
+      .toEqual({ name: "set", args: [], kwargs: { level: 0 } });
+    expect(only("TOOL_CALL: {'name': 'a', 'name': 'b'}").name, "rule: a repeated object key keeps its last value").toBe("b");
+  });
+
+  l2.property("a keyword given twice, in any style, with any values: nothing is read at the call, even cut inside the second value", () => {
+    const falsy = fc.constantFrom<Value>(0, false, null, "");
+    const withKwargs = callSpec.filter((s) => Object.keys(s.kwargs).length > 0);
+    fc.assert(
+      fc.property(withKwargs, style, fc.option(falsy, { nil: undefined }), value, fc.nat(), fc.nat(), fc.nat(), callFreeProse,
+        (spec, st, firstFalsy, again, pickKey, pickAt, pickCut, before) => {
+          const keys = Object.keys(spec.kwargs);
+          const key = keys[pickKey % keys.length];
+          const kwargs = firstFalsy === undefined ? spec.kwargs : objectOf(keys.map((k) => [k, k === key ? firstFalsy : spec.kwargs[k]]));
+          const keyword = (k: string, v: Value) => `${k}${st.space}=${st.space}${renderValue(v, st)}`;
+          const parts = [...spec.args.map((v) => renderValue(v, st)), ...keys.map((k) => keyword(k, kwargs[k]))];
+          const sep = st.comma + st.space;
+          const offset = before.length + 1;
+          // Control: without the repeat, the call is read.
+          const once = `${before} ${spec.name}${st.open}${parts.join(sep)}${st.close}`;
+          expect(parseToolCalls(once).calls.map((c) => [c.span.start, brief(c)])).toEqual([[offset, { ...spec, kwargs }]]);
+
+          const firstAt = spec.args.length + keys.indexOf(key);
+          const at = firstAt + 1 + (pickAt % (parts.length - firstAt));
+          const head = `${before} ${spec.name}${st.open}${[...parts.slice(0, at), ""].join(sep)}${key}${st.space}`;
+          const text = head + [`=${st.space}${renderValue(again, st)}`, ...parts.slice(at)].join(sep) + st.close;
+          expect(startsOf(parseToolCalls(text)), `rule: a keyword given twice makes the list prose: ${text}`).not.toContain(offset);
+          // Cut anywhere after the second "=": the list went wrong before the text ended.
+          const cut = text.slice(0, head.length + 1 + (pickCut % (text.length - head.length)));
+          expect(startsOf(parseToolCalls(cut)), `rule: it goes wrong at the second key, not a truncated call: ${cut}`).not.toContain(offset);
+        }),
+    );
+  });
+
+  l2("code fences whose lines end with a lone \\r: cut whole around a marker or calls, kept with prose inside", () => {
+    expect(parseToolCalls('Result:\r  ```json\rTOOL_CALL: {"name": "lookup", "arguments": {"id": 7}}\r  ```\rthanks').prose, "rule: a lone \\r ends a fence line")
+      .toBe("Result:\r\rthanks");
+    expect(parseToolCalls("intro\r\n```tool_code\rsum(1, 2)\n\rprod(3)\r\n```\r\routro").prose, "rule: \\r\\n, \\n and a lone \\r mixed")
+      .toBe("intro\r\n\r\routro");
+    expect(parseToolCalls("```\rstop()\r```\r").prose, "rule: the lone \\r after the closing fence line stays").toBe("\r");
+    expect(parseToolCalls("```\rnote\rping(1)\r```\rend").prose, "rule: a block that holds prose stays").toBe("```\rnote\r\r```\rend");
+  });
+
+  l2.property("fences of calls are cut whole whatever each line ends with: \\n, \\r\\n or a lone \\r", () => {
+    const br = fc.constantFrom("\n", "\r\n", "\r");
+    // Strings escaped: no raw line break (and so no fence line) inside a call.
+    const fenceStyle = fc.tuple(style, fullWidthMix).map(([st, mix]) => ({ ...fullWidthOf(st, mix), escapeAll: true }));
+    const line = fc.tuple(callSpec, br, fc.option(fc.tuple(fc.constantFrom("", " \t", "\u3000"), br)));
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 3 }), fenceStyle, br, br, br, fc.constantFrom("", " ", "\t", "  \t"),
+        fc.constantFrom("", "tool_code", "python", "json ", "x y"), callFreeProse, callFreeProse,
+        (lines, st, beforeBreak, openBreak, afterBreak, indent, info, before, after) => {
+          const body = lines.map(([spec, end, blank]) => renderCall(spec, st) + end + (blank ? blank[0] + blank[1] : "")).join("");
+          const text = `${before}${beforeBreak}${indent}\`\`\`${info}${openBreak}${body}${indent}\`\`\`${info}${afterBreak}${after}`;
+          const result = parseToolCalls(text);
+          expect(result.errors).toEqual([]);
+          expect(result.calls.map(brief)).toEqual(lines.map(([spec]) => spec));
+          expect(result.prose, "rule: the block is cut from its opening line to the end of its closing line").toBe(`${before}${beforeBreak}${afterBreak}${after}`);
+        }),
+    );
+  });
+
+  l2("a marker's name comes back as written: spaces, U+3000, NBSP, BOM and line breaks around it stay, and so do capitals", () => {
+    const wide = 'TOOL_CALL: {"name": "\u3000翻译\u3000", "arguments": {"text": "hi"}}';
+    const call = only(wide);
+    expect(brief(call), "rule: the name is not trimmed").toEqual({ name: "\u3000翻译\u3000", args: [], kwargs: { text: "hi" } });
+    expect(call.span, "rule: the span runs from TOOL_CALL to the closing brace").toEqual({ start: 0, end: wide.length });
+    expect(only("ok TOOL_CALL：{“name”：“\tSearch.Web\n”}").name, "rule: raw tab and line feed stay").toBe("\tSearch.Web\n");
+    expect(only(String.raw`TOOL_CALL: {'name': '\u00a0math.Sqrt\ufeff', 'arguments': {}}`).name, "rule: escaped NBSP and BOM stay").toBe("\u00a0math.Sqrt\ufeff");
+    expect(only('TOOL_CALL: {"name": "weather.now  "}').name, "rule: trailing spaces stay").toBe("weather.now  ");
+  });
+
+  l2.property("a marker's name padded with whitespace trim() removes comes back untrimmed, and the registry still finds its tool", () => {
+    const pad = fc.constantFrom(" ", "\t", "\n", "\r", "\u3000", "\u00a0", "\ufeff", "\u2028", "\u2029", "\u1680", "\u2003", "\u202f", "\u205f", "\v", "\f");
+    const padding = fc.tuple(fc.array(pad, { maxLength: 3 }), fc.array(pad, { minLength: 1, maxLength: 3 }), fc.boolean())
+      .map(([a, b, swap]) => (swap ? [b.join(""), a.join("")] : [a.join(""), b.join("")]));
+    fc.assert(
+      fc.property(keywordCallSpec, toolName, fc.array(fc.boolean()), padding, style, callFreeProse, (spec, name, flips, [left, right], st, before) => {
+        const written = `${left}${recase(name, flips)}${right}`;
+        const marker = `TOOL_CALL${st.colon} ${markerObject(written, spec.kwargs, st)}`;
+        const text = `${before}\n${marker}`;
+        const parsed = parseToolCalls(text);
+        expect(parsed.calls.map((c) => [c.syntax, brief(c)]), "rule: the name is that string as written").toEqual([["marker", { name: written, args: [], kwargs: spec.kwargs }]]);
+        const tool = spyTool(name.toLowerCase(), Object.keys(spec.kwargs).map((k) => ({ name: k, optional: true })));
+        const result = dispatch(text, createRegistry([tool]));
+        expect(result.results.map((r) => [r.ok, r.call?.name]), "rule: the registry trims and lower-cases").toEqual([[true, written]]);
+        expect(tool.calls).toHaveLength(1);
+      }),
+    );
+  });
+
+  l2("a line break or any other whitespace before a marker's colon or its brace makes it prose, on new inputs", () => {
+    for (const text of [
+      'TOOL_CALL\r\n: {"name": "ping"}',
+      'TOOL_CALL \r：{"name": "ping"}',
+      'TOOL_CALL\u3000: {"name": "ping"}',
+      'TOOL_CALL\u00a0: {"name": "ping"}',
+      'go TOOL_CALL\f:{"name": "ping"}',
+      'TOOL_CALL: \r\n{"name": "ping"}',
+      'TOOL_CALL：\t\n\t{"name": "ping"}',
+      'TOOL_CALL:\u2029{"name": "ping"}',
+    ]) {
+      nothingIn(text, "rule: only spaces and tabs around the marker's colon");
+    }
+    expect(parseToolCalls('TOOL_CALL\t \t：  \t{"name": "ping"}').calls.map((c) => [c.name, c.syntax]), "rule: spaces and tabs are fine").toEqual([["ping", "marker"]]);
+    const text = 'x\nTOOL_CALL : {\n"name": "ping"\n}';
+    expect(parseToolCalls(text).calls.map((c) => [c.syntax, c.span]), "rule: a line break before TOOL_CALL or inside the object is fine")
+      .toEqual([["marker", { start: 2, end: text.length }]]);
+  });
+
+  l2.property("TOOL_CALL with random spacing around its colon is a marker exactly when that spacing is spaces and tabs", () => {
+    const blank = fc.array(fc.constantFrom(" ", "\t"), { maxLength: 3 }).map((cs) => cs.join(""));
+    const intruder = fc.constantFrom("\n", "\r", "\r\n", "\u3000", "\u00a0", "\v", "\f", "\u2028", "\u2029", "\ufeff", "\u0085", "\u2002");
+    // Spaces and tabs, and maybe one other character among them.
+    const spacing = fc.tuple(blank, fc.option(intruder, { freq: 2 }), blank).map(([a, bad, b]) => ({ text: a + (bad ?? "") + b, clean: bad === null }));
+    fc.assert(
+      fc.property(keywordCallSpec, style, spacing, spacing, callFreeProse, callFreeProse, (spec, st, pre, post, before, after) => {
+        const prefix = `${before} `;
+        const text = `${prefix}TOOL_CALL${pre.text}${st.colon}${post.text}${markerObject(spec.name, spec.kwargs, st)}\n${after}`;
+        const result = parseToolCalls(text);
+        if (pre.clean && post.clean) {
+          expect(result.errors).toEqual([]);
+          expect(result.calls.map((c) => [c.syntax, c.span.start, brief(c)])).toEqual([["marker", prefix.length, spec]]);
+        } else {
+          expect(startsOf(result), `rule: only spaces and tabs: ${JSON.stringify(pre.text + st.colon + post.text)}`).not.toContain(prefix.length);
+          // The rest of the text is read as it would be after any other word of prose.
+          const twin = parseToolCalls(`${prefix}TOOL_CALX${text.slice(prefix.length + 9)}`);
+          expect([result.calls, result.errors], "rule: a TOOL_CALL that is no marker is prose").toEqual([twin.calls, twin.errors]);
+        }
+      }),
+    );
   });
 });
 
