@@ -114,7 +114,7 @@ async function run(argv: string[]): Promise<number> {
       copyFileSync(report, join(reportsDir, `${row.candidate}.html`));
       hrefs.set(row.candidate, `${encodeURIComponent(reportsName)}/${encodeURIComponent(row.candidate)}.html`);
     }
-    write(html, leaderboardHtml(rows, { seed, startedAt, reportHref: (row) => hrefs.get(row.candidate) }));
+    write(html, leaderboardHtml(rows, { seed, startedAt, reportHref: (row) => hrefs.get(row.candidate), reportsFolder: reportsName }));
   }
   return 0;
 }

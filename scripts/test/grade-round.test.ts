@@ -149,6 +149,10 @@ describe("grade:round", () => {
       expect(existsSync(join(out, "board-reports", `${name}.html`))).toBe(true);
     }
     expect(html.match(/<rect class="bar"/g)).toHaveLength(4 * 3);
+    // The page names the folder its links need, has a legend for its bars, and keeps scores on one line.
+    expect(html).toContain('<code class="reports-folder">board-reports/</code>');
+    expect(html).toMatch(/<p class="legend">A bar's length is the score/);
+    expect(html).toMatch(/\.num\{white-space:nowrap\}/);
   });
 
   test("skips the candidates whose kata folders have not changed, grades the changed ones, and every one with --force", { timeout: 120_000 }, async () => {

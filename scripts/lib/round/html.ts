@@ -60,7 +60,7 @@ const SORT_SCRIPT = `document.querySelectorAll("table.leaderboard th").forEach(f
 });`;
 
 /** `reportHref`: where the page links a candidate's own report, relative to the page (absent: no report). */
-export function leaderboardHtml(rows: readonly RoundRow[], info: { seed: number; startedAt: Date; reportHref: (row: RoundRow) => string | undefined }): string {
+export function leaderboardHtml(rows: readonly RoundRow[], info: { seed: number; startedAt: Date; reportHref: (row: RoundRow) => string | undefined; reportsFolder?: string }): string {
   const katas = kataColumns(rows);
   const withBank = rows.some((r) => r.bankOverall !== null);
   const order = ranked(rows);
@@ -90,6 +90,7 @@ export function leaderboardHtml(rows: readonly RoundRow[], info: { seed: number;
 body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}
 h1 small{color:#666;font-weight:normal;font-size:.6em}
 table{border-collapse:collapse;margin:1em 0}td,th{border-top:1px solid #ddd;padding:.3em .6em;text-align:left;vertical-align:top}
+.num{white-space:nowrap}.legend span{display:inline-block;width:1em;height:.8em;margin:0 .3em 0 1em;vertical-align:middle}
 th{cursor:pointer;user-select:none;background:#f5f5f5}th[data-sorted=desc]::after{content:" ▼"}th[data-sorted=asc]::after{content:" ▲"}
 .num{text-align:right;font-variant-numeric:tabular-nums}.num small{color:#666}
 .overall{font-weight:bold}.note{color:#c62828;font-size:.85em}.note.cached{color:#666}
@@ -99,7 +100,7 @@ th{cursor:pointer;user-select:none;background:#f5f5f5}th[data-sorted=desc]::afte
 .chart .track{fill:#eee}.chart .bank{stroke:#222;stroke-width:2}
 </style></head><body>
 <h1>Round of ${rows.length} candidate${rows.length === 1 ? "" : "s"} <small>seed ${info.seed} · ${escapeXml(info.startedAt.toISOString())}${withBank ? " · each score is visible / bank" : ""}</small></h1>
-<p>Click a column's heading to sort by it. Each candidate's own report has the failing tests and the integrity notes.</p>
+<p>Click a column's heading to sort by it. Each candidate's own report has the failing tests and the integrity notes${info.reportsFolder ? `: they are in the folder <code class="reports-folder">${escapeXml(info.reportsFolder)}/</code> beside this page, which its links need (send both together)` : ""}.</p>
 <table class="leaderboard"><thead><tr>${header.map((h) => `<th>${escapeXml(h)}</th>`).join("")}</tr></thead>
 <tbody>
 ${body}
@@ -107,6 +108,7 @@ ${body}
 <h2>Per kata and level</h2>
 <p>A bar per candidate, kata and level (visible specs)${withBank ? "; the black tick is the bank's figure" : ""}.</p>
 ${chart(order, katas)}
+<p class="legend">A bar's length is the score (0 to 100):<span style="background:#2e7d32"></span>100<span style="background:#f9a825"></span>above 0<span style="background:#c62828"></span>0<span style="background:#ccc"></span>no test of that level${withBank ? `<span style="background:#222;width:2px"></span>the bank's figure` : ""}</p>
 <script>
 ${SORT_SCRIPT}
 </script>
