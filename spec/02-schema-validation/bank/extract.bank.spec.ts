@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect } from "vitest";
 import { extractToolCalls } from "@impl/02-schema-validation";
 import { l1, l2, l3 } from "../../support/graded.ts";
-import { argumentsObject, callFreeProse, generatedCall, nastyJson, renderInText, toolName } from "../arbitraries.ts";
+import { argumentsObject, callFreeProse, generatedCall, nastyJson, renderInText, textShape, toolName } from "../arbitraries.ts";
 
 const entry = (name: string, args: unknown, id?: string) => ({ ...(id === undefined ? {} : { id }), type: "function", function: { name, arguments: args } });
 
@@ -109,6 +109,55 @@ describe("1. Extract the tool calls", () => {
     );
   });
 
+  l2("a tag holding a one-element array, an empty array, nested arrays or an array of entries and blocks: one missing_name each, the calls around them stay", () => {
+    const text = [
+      'Checking first {"name": "ping_host", "arguments": {"host": "db1"}}',
+      '<tool_call>\n  [{"name": "reboot_host", "arguments": {"host": "db1"}}]  \n</tool_call>',
+      "<tool_call>[]</tool_call>",
+      '<tool_call>[[{"name": "reboot_host", "arguments": {}}]]</tool_call>',
+      '<tool_call>[{"type": "tool_use", "id": "tu_9", "name": "wipe_disk", "input": {}}, {"type": "function", "function": {"name": "wipe_disk", "arguments": "{}"}}]</tool_call>',
+      '<tool_call>{"name": "status_report", "arguments": {"hosts": ["db1", "db2"]}}</tool_call>',
+    ].join(" then ");
+    const known = ["ping_host", "reboot_host", "wipe_disk", "status_report"];
+    for (const message of [text, { role: "assistant", content: text }, { role: "assistant", content: [{ type: "text", text }] }]) {
+      for (const r of [extractToolCalls(message), extractToolCalls(message, known)]) {
+        expect(r.calls.map((c) => [c.name, c.arguments]), "rule: a tag holds one call; an array in it gives none, whatever its elements").toEqual([
+          ["ping_host", { host: "db1" }],
+          ["status_report", { hosts: ["db1", "db2"] }],
+        ]);
+        expect(r.errors.map((e) => e.code), "rule: each tag holding an array (empty, nested or of calls) is one missing_name").toEqual(["missing_name", "missing_name", "missing_name", "missing_name"]);
+      }
+    }
+  });
+
+  l2.property("an array in a tag never gives a call, whatever it holds and wherever the tag sits among calls in other shapes", () => {
+    const safeCall = generatedCall.filter((c) => !JSON.stringify(c).includes("tool_call"));
+    const element = fc.tuple(safeCall, fc.constantFrom("bare", "entry", "block", "params" as const)).map(([c, kind]) =>
+      kind === "bare" ? { name: c.name, arguments: c.arguments }
+      : kind === "params" ? { name: c.name, parameters: c.arguments }
+      : kind === "entry" ? { type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } }
+      : { type: "tool_use", id: "tu", name: c.name, input: c.arguments },
+    );
+    const arrayTag = fc
+      .tuple(fc.array(element, { maxLength: 3 }), fc.nat(2), fc.constantFrom("", " ", "\n", "\t ", "\u00a0"), fc.boolean())
+      .map(([items, nesting, space, fenced]) => {
+        let value: unknown = items;
+        for (let i = 0; i < nesting; i++) value = [value];
+        const json = JSON.stringify(value, null, fenced ? 2 : undefined);
+        return `<tool_call>${space}${fenced ? "\n```json\n" + json + "\n```\n" : json}${space}</tool_call>`;
+      });
+    const piece = fc.oneof(fc.tuple(generatedCall, textShape).map(([c, shape]) => ({ call: c, text: renderInText(c, shape) })), arrayTag.map((text) => ({ call: undefined, text })));
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 5 }), callFreeProse, (pieces, prose) => {
+        const text = pieces.map((p) => p.text).join(` ${prose.replace(/[{[]/g, "")} `);
+        const r = extractToolCalls(text);
+        const calls = pieces.flatMap((p) => (p.call ? [p.call] : []));
+        expect(r.calls.map((c) => [c.name, c.arguments])).toEqual(calls.map((c) => [c.name, c.arguments]));
+        expect(r.errors.map((e) => e.code)).toEqual(pieces.filter((p) => !p.call).map(() => "missing_name"));
+      }),
+    );
+  });
+
   l2("inherited message keys are never read: content, function, type and tool_calls from a prototype", () => {
     const call = '{"name": "wire_funds", "arguments": {"amount": 900}}';
     const fromContent = Object.create({ content: `sending ${call}` }) as Record<string, unknown>;
@@ -146,6 +195,68 @@ describe("2. Decode the arguments", () => {
     expect(both.argumentsError).toBeUndefined();
     const amb = extractToolCalls({ name: "f", arguments: { a: 1 }, parameters: "{}" }).calls[0];
     expect(amb.argumentsError).toMatchObject({ code: "ambiguous_arguments", raw: { arguments: { a: 1 }, parameters: "{}" } });
+  });
+
+  l2("arguments and parameters together, in every call shape and either key order: ambiguous_arguments, {} and raw holding both", () => {
+    const a = { city: "Oslo" };
+    const p = '{"city": "Bergen"}';
+    const json = '{"name": "geo_lookup", "parameters": "{\\"city\\": \\"Bergen\\"}", "arguments": {"city": "Oslo"}}';
+    const shapes: Array<[string, unknown, (readonly string[])?]> = [
+      ["a bare object, parameters first", { parameters: p, name: "geo_lookup", arguments: a }],
+      ["an OpenAI entry's function", { tool_calls: [{ id: "q9", type: "function", function: { name: "geo_lookup", parameters: p, arguments: a } }] }],
+      ["a flat tool_calls entry", { tool_calls: [{ id: "q9", name: "geo_lookup", arguments: a, parameters: p }] }],
+      ["an element of an array message", [{ id: "q9", name: "geo_lookup", parameters: p, arguments: a }]],
+      ["a tag", `<tool_call>${json}</tool_call>`],
+      ["prose", `Looking it up: ${json} (one moment)`],
+      ["prose, with known names", `Looking it up: ${json}`, ["geo_lookup"]],
+    ];
+    for (const [shape, message, known] of shapes) {
+      const r = extractToolCalls(message, known);
+      expect(r.calls, `${shape}: rule: the call is kept`).toHaveLength(1);
+      const [call] = r.calls;
+      expect([call.name, call.arguments], `${shape}: rule: neither key wins, the arguments are {}`).toEqual(["geo_lookup", {}]);
+      expect(call.argumentsError?.code, `${shape}: rule: both present is ambiguous_arguments`).toBe("ambiguous_arguments");
+      expect(call.argumentsError?.raw, `${shape}: rule: raw holds both, as the message carried them`).toEqual({ arguments: a, parameters: p });
+      expect(r.errors).toEqual([]);
+    }
+  });
+
+  l2("both present whatever the values (a null or empty arguments, equal values); only one own key, or one inside the arguments, is not ambiguous", () => {
+    const code = (o: Record<string, unknown>) => extractToolCalls(o).calls[0]?.argumentsError?.code;
+    expect(code({ name: "sync_repo", arguments: null, parameters: { branch: "main" } }), "rule: a null arguments next to parameters").toBe("ambiguous_arguments");
+    expect(code({ name: "sync_repo", parameters: "", arguments: '{"branch": "main"}' }), 'rule: an empty parameters next to arguments').toBe("ambiguous_arguments");
+    expect(code({ name: "sync_repo", arguments: "  ", parameters: null }), "rule: two empty-looking values are still both present").toBe("ambiguous_arguments");
+    expect(code({ name: "sync_repo", arguments: '{"branch": "dev"}', parameters: '{"branch": "dev"}' }), "rule: equal values are still ambiguous").toBe("ambiguous_arguments");
+    const inherited = Object.create({ parameters: '{"branch": "evil"}' }) as Record<string, unknown>;
+    Object.assign(inherited, { name: "sync_repo", arguments: '{"branch": "main"}' });
+    const [own] = extractToolCalls(inherited).calls;
+    expect([own.arguments, own.argumentsError], "rule: an inherited parameters is not present").toEqual([{ branch: "main" }, undefined]);
+    const [nested] = extractToolCalls({ name: "sync_repo", arguments: { parameters: { depth: 1 } } }).calls;
+    expect([nested.arguments, nested.argumentsError], "rule: a parameters key inside the arguments is an argument").toEqual([{ parameters: { depth: 1 } }, undefined]);
+    const [alone] = extractToolCalls({ name: "sync_repo", parameters: null }).calls;
+    expect([alone.arguments, alone.argumentsError], "rule: parameters alone, null, is {}").toEqual([{}, undefined]);
+  });
+
+  l2.property("any two values under arguments and parameters, in any shape and key order: always ambiguous_arguments with both in raw", () => {
+    const value = fc.oneof(argumentsObject, argumentsObject.map((o) => JSON.stringify(o)), fc.constantFrom(null, "", " ", "{}", "[1]", "not json"), nastyJson);
+    const shape = fc.constantFrom("bare", "entry", "flat", "array", "tag", "prose" as const);
+    fc.assert(
+      fc.property(toolName, value, value, fc.boolean(), shape, (name, a, p, parametersFirst, where) => {
+        const holder = parametersFirst ? { name, parameters: p, arguments: a } : { name, arguments: a, parameters: p };
+        const message =
+          where === "bare" ? holder
+          : where === "entry" ? { tool_calls: [{ id: "c1", type: "function", function: holder }] }
+          : where === "flat" ? { tool_calls: [{ id: "c1", ...holder }] }
+          : where === "array" ? [holder]
+          : where === "tag" ? `<tool_call>\n${JSON.stringify(holder)}\n</tool_call>`
+          : `Here: ${JSON.stringify(holder)} done`;
+        const r = extractToolCalls(message);
+        expect(r.calls.map((c) => c.name)).toEqual([name]);
+        expect(r.calls[0].arguments).toEqual({});
+        expect(r.calls[0].argumentsError?.code).toBe("ambiguous_arguments");
+        expect(r.calls[0].argumentsError?.raw).toEqual({ arguments: a, parameters: p });
+      }),
+    );
   });
 
   l2.property("non-object JSON, encoded once or twice, is not_an_object with the raw value kept", () => {

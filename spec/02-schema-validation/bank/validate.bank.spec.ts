@@ -4,7 +4,8 @@ import fc from "fast-check";
 import { describe, expect } from "vitest";
 import { formatFeedback, MAX_DEPTH, MAX_FEEDBACK_ERRORS, MAX_PATTERN_LENGTH, SchemaError, validate, type Schema, type ValidationError } from "@impl/02-schema-validation";
 import { l1, l2, l3 } from "../../support/graded.ts";
-import { PROPERTY_NAMES } from "../arbitraries.ts";
+import { ajvValid } from "../ajv-oracle.ts";
+import { PROPERTY_NAMES, toolName } from "../arbitraries.ts";
 
 const valid = (schema: Schema, data: unknown) => validate(schema, data).valid;
 const pairs = (schema: Schema, data: unknown) => validate(schema, data).errors.map((e) => [e.path, e.keyword]);
@@ -170,6 +171,70 @@ describe("4. Report every error, with its path", () => {
     );
   });
 
+  l2("uniqueItems names the earliest second occurrence and its first: deep-equal objects, a triple, nested paths; one error per array", () => {
+    const onlyUnique = (schema: Schema, data: unknown) => validate(schema, data).errors.filter((e) => e.keyword === "uniqueItems");
+    const hasIndex = (message: string, i: number) => new RegExp(`(^|\\D)${i}(\\D|$)`).test(message);
+    const spanning = onlyUnique({ uniqueItems: true }, ["kilo", { id: "lima" }, ["mike"], { id: "lima" }, "kilo", ["mike"]]);
+    expect(spanning.map((e) => e.path), "rule: one error per array").toEqual([""]);
+    expect(spanning[0].message, "rule: the earliest item equal to one before it").toContain('{"id":"lima"}');
+    expect(spanning[0].message, "rule: not the pair that opens and closes the array").not.toContain('"kilo"');
+    expect(spanning[0].message, "rule: not a later duplicate").not.toContain('["mike"]');
+    expect([hasIndex(spanning[0].message, 1), hasIndex(spanning[0].message, 3)], "rule: the indexes of its two occurrences").toEqual([true, true]);
+    const triple = onlyUnique({ uniqueItems: true }, ["oscar", "papa", "oscar", "oscar"]);
+    expect(triple[0]?.message).toContain('"oscar"');
+    expect([hasIndex(triple[0].message, 0), hasIndex(triple[0].message, 2)], "rule: a third occurrence does not move the pair: 0 and 2").toEqual([true, true]);
+    const reordered = onlyUnique({ properties: { legs: { items: { uniqueItems: true } } } }, { legs: [["x"], [{ from: "rome", to: "oslo" }, "quebec", { to: "oslo", from: "rome" }]] });
+    expect(reordered.map((e) => [e.path, e.schemaPath]), "rule: objects with the same members in another order are equal").toEqual([["/legs/1", "/properties/legs/items/uniqueItems"]]);
+    expect(reordered[0].message.includes('{"from":"rome","to":"oslo"}') || reordered[0].message.includes('{"to":"oslo","from":"rome"}'), "rule: the item, rendered with JSON.stringify").toBe(true);
+    expect([hasIndex(reordered[0].message, 0), hasIndex(reordered[0].message, 2)]).toEqual([true, true]);
+    expect(valid({ uniqueItems: true }, [{ a: "x" }, { a: "x", b: null }, "1", 1, 0, false, null, {}, []]), "rule: the other side: no two of these are equal").toBe(true);
+  });
+
+  l2.property("uniqueItems: exactly one error, naming the earliest item equal to one before it and both its indexes (a pairwise oracle)", () => {
+    const token = fc.stringMatching(/^[a-z]{1,5}$/);
+    const shapes = [
+      (t: string) => t,
+      (t: string) => ({ k: t }),
+      (t: string) => [t],
+      (t: string) => ({ k: t, j: [t, null] }),
+    ];
+    // The shape of each copy: objects with two members come with either key order.
+    const render = (shape: number, t: string, flip: boolean): unknown => (shape === 3 && flip ? { j: [t, null], k: t } : shapes[shape](t));
+    const canonical = (v: unknown): string =>
+      Array.isArray(v) ? `[${v.map(canonical).join(",")}]`
+      : v !== null && typeof v === "object" ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(",")}}`
+      : JSON.stringify(v);
+    const hasIndex = (message: string, i: number) => new RegExp(`(^|\\D)${i}(\\D|$)`).test(message);
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(token, { minLength: 2, maxLength: 4 }),
+        fc.nat(3),
+        fc.array(fc.tuple(fc.nat(), fc.boolean()), { minLength: 1, maxLength: 9 }),
+        fc.boolean(),
+        fc.constantFrom("root", "property", "item" as const),
+        (pool, shape, picks, flipLast, where) => {
+          // The first token opens and closes the array, so the pair that spans it is never the answer
+          // when the middle repeats itself.
+          const items = [render(shape, pool[0], false), ...picks.map(([n, flip]) => render(shape, pool[1 + (n % (pool.length - 1))], flip)), render(shape, pool[0], flipLast)];
+          let pair: [number, number] | undefined;
+          for (let j = 1; j < items.length && !pair; j++) for (let i = 0; i < j && !pair; i++) if (canonical(items[i]) === canonical(items[j])) pair = [i, j];
+          const [i, j] = pair!;
+          const [schema, data, path]: [Schema, unknown, string] =
+            where === "root" ? [{ uniqueItems: true }, items, ""]
+            : where === "property" ? [{ type: "object", properties: { "stop list": { type: "array", uniqueItems: true } } }, { "stop list": items }, "/stop list"]
+            : [{ items: { uniqueItems: true } }, [[], items], "/1"];
+          const errors = validate(schema, data).errors;
+          expect(errors.map((e) => [e.path, e.keyword])).toEqual([[path, "uniqueItems"]]);
+          const message = errors[0].message;
+          expect(message.includes(JSON.stringify(items[i])) || message.includes(JSON.stringify(items[j])), `the item at ${i} and ${j}`).toBe(true);
+          expect([hasIndex(message, i), hasIndex(message, j)], `indexes ${i} and ${j}`).toEqual([true, true]);
+          const wrong = items.findIndex((v, a) => a !== i && a !== j && canonical(v) !== canonical(items[j]) && items.some((w, b) => b > a && canonical(w) === canonical(v)));
+          if (wrong >= 0) expect(message, "another repeated item").not.toContain(JSON.stringify(items[wrong]));
+        },
+      ),
+    );
+  });
+
   l2("messages: const, pattern, maxItems and multipleOf name what was expected and what was got", () => {
     const [c] = validate({ const: "on" }, "off").errors;
     expect(c.message).toContain('"on"');
@@ -220,6 +285,64 @@ describe("5. Coerce, narrowly and only when asked", () => {
       }),
     );
   });
+
+  l2("no coercion inside oneOf or not, nor through $ref, items or allOf inside a branch; next to them coercion still applies", () => {
+    const one = validate({ oneOf: [{ type: "integer" }, { type: "string" }] }, "7", { coerce: true });
+    expect([one.valid, one.value, one.coercions], "rule: a oneOf branch does not coerce: the string branch alone matches").toEqual([true, "7", []]);
+    const not = validate({ not: { type: "integer" } }, "12", { coerce: true });
+    expect([not.valid, not.value, not.coercions], "rule: a not branch does not coerce: the string is not an integer").toEqual([true, "12", []]);
+    const viaRef = validate({ type: "object", properties: { qty: { anyOf: [{ $ref: "#/$defs/count" }, { type: "boolean" }] } }, $defs: { count: { type: "integer", minimum: 1 } } }, { qty: "3" }, { coerce: true });
+    expect([viaRef.errors.map((e) => [e.path, e.keyword]), viaRef.coercions, viaRef.value], "rule: a $ref inside an anyOf branch is still inside it").toEqual([[["/qty", "anyOf"]], [], { qty: "3" }]);
+    const viaItems = validate({ anyOf: [{ type: "array", items: { type: "number" } }, { type: "null" }] }, ["1.5", "2"], { coerce: true });
+    expect([viaItems.errors.map((e) => [e.path, e.keyword]), viaItems.coercions], "rule: items inside an anyOf branch do not coerce").toEqual([[["", "anyOf"]], []]);
+    const deep = validate({ items: { properties: { w: { oneOf: [{ allOf: [{ type: "number" }] }] } } } }, [{ w: "0.25" }], { coerce: true });
+    expect([deep.errors.map((e) => [e.path, e.keyword]), deep.coercions, deep.value], "rule: allOf inside a oneOf branch does not coerce").toEqual([[["/0/w", "oneOf"]], [], [{ w: "0.25" }]]);
+    const beside = validate({ type: "integer", not: { minimum: 100 } }, "250", { coerce: true });
+    expect([beside.errors.map((e) => e.keyword), beside.coercions, beside.value], "rule: the type next to not coerces, and the branch sees the number").toEqual([["not"], [{ path: "", from: "250", to: 250 }], 250]);
+    const nextTo = validate({ properties: { n: { type: "number", anyOf: [{ maximum: 0 }, { minimum: 10 }] } } }, { n: "5" }, { coerce: true });
+    expect([nextTo.errors.map((e) => [e.path, e.keyword]), nextTo.coercions], "rule: the number next to anyOf is what its branches judge").toEqual([[["/n", "anyOf"]], [{ path: "/n", from: "5", to: 5 }]]);
+    expect(validate({ properties: { n: { type: "number", anyOf: [{ maximum: 0 }, { minimum: 10 }] } } }, { n: "15" }, { coerce: true }).valid).toBe(true);
+  });
+
+  l2.property("numeric strings that only anyOf, oneOf or not branches ask for are never coerced: the result is the uncoerced one, and Ajv agrees", () => {
+    const numeric = fc.oneof(fc.integer({ min: -100000, max: 100000 }).map(String), fc.constantFrom("0.5", "-2.25", "1e+21", "3", "0"));
+    const numberType = fc.constantFrom<unknown>("integer", "number", ["integer", "null"], ["boolean", "number"]);
+    // The branch that would coerce, reached in place or through $ref, allOf, properties or items.
+    const branch = fc.tuple(numberType, fc.constantFrom("plain", "ref", "allOf", "bounded" as const)).map(([type, how]) =>
+      how === "ref" ? { $ref: "#/$defs/num" } : how === "allOf" ? { allOf: [{ type }] } : how === "bounded" ? { type, minimum: -5, maximum: 50 } : { type },
+    );
+    const others = fc.array(fc.constantFrom<Schema>({ type: "boolean" }, { type: "string", minLength: 3 }, { const: "0" }, { type: "string", pattern: "^-" }, false), { maxLength: 2 });
+    const combinator = fc.tuple(fc.constantFrom("anyOf", "oneOf", "not" as const), branch, others, fc.nat()).map(([kw, b, rest, at]) => {
+      if (kw === "not") return { not: b };
+      const list = [...rest];
+      list.splice(at % (list.length + 1), 0, b);
+      return { [kw]: list };
+    });
+    const placed = fc.tuple(combinator, fc.constantFrom("root", "property", "items", "additional", "allOf", "ref", "inside" as const), numeric, numberType).map(([c, where, s, defType]) => {
+      const $defs = { num: { type: defType }, wrap: c };
+      switch (where) {
+        case "root": return { schema: { ...c, $defs }, data: s as unknown };
+        case "property": return { schema: { type: "object", properties: { "unit price": c }, $defs }, data: { "unit price": s } };
+        case "items": return { schema: { type: "array", items: c, $defs }, data: [s, "x", s] };
+        case "additional": return { schema: { properties: { id: { type: "string" } }, additionalProperties: c, $defs }, data: { id: "7", qty: s } };
+        case "allOf": return { schema: { allOf: [{ type: ["string", "number"] }, c], $defs }, data: s };
+        case "ref": return { schema: { properties: { v: { $ref: "#/$defs/wrap" } }, $defs }, data: { v: s } };
+        case "inside": return { schema: { anyOf: [{ type: "null" }, { properties: { deep: { items: c } } }], $defs }, data: { deep: [s] } };
+      }
+    });
+    fc.assert(
+      // Ajv compiles each new schema (2 ms idle, several under load): it judges one case in ten.
+      fc.property(placed, fc.nat(9), ({ schema, data }, ajvTurn) => {
+        const before = structuredClone(data);
+        const r = validate(schema as Schema, data, { coerce: true });
+        const plain = validate(schema as Schema, data);
+        expect(r.coercions, "rule: nothing is coerced inside anyOf, oneOf or not").toEqual([]);
+        expect(r.value).toEqual(before);
+        expect(r.errors.map((e) => [e.path, e.keyword, e.schemaPath])).toEqual(plain.errors.map((e) => [e.path, e.keyword, e.schemaPath]));
+        if (ajvTurn === 0) expect(r.valid, "Ajv's verdict, without coercion").toBe(ajvValid(schema, data));
+      }),
+    );
+  });
 });
 
 describe("6. Feedback for the model", () => {
@@ -244,6 +367,38 @@ describe("6. Feedback for the model", () => {
           expect(lines[1 + shown]).toMatch(new RegExp(`^- \\.\\.\\. and ${n - MAX_FEEDBACK_ERRORS} more error`));
         }
         else expect(lines).toHaveLength(1 + n);
+      }),
+    );
+  });
+
+  l2("an empty toolName gives the very text of no toolName, for one error and past the cap; a one-letter name is named", () => {
+    const one = [err("", "expected object, got []")];
+    const many = Array.from({ length: MAX_FEEDBACK_ERRORS + 3 }, (_, i) => err(`/rows/${i}/qty`, `m${i}`));
+    for (const errors of [one, many]) {
+      const empty = formatFeedback(errors, "");
+      expect(empty, "rule: an empty toolName is as if not given").toBe(formatFeedback(errors));
+      expect(empty.split("\n")[0], "rule: no empty name in backticks").not.toContain("``");
+      const named = formatFeedback(errors, "q");
+      expect(named.split("\n")[0], "rule: a given name is named, in backticks").toContain("`q`");
+      expect(named.split("\n").slice(1), "rule: the error lines do not depend on the name").toEqual(empty.split("\n").slice(1));
+    }
+    expect(formatFeedback(one, "").split("\n").slice(1)).toEqual(["- argument `(all arguments)`: expected object, got []"]);
+  });
+
+  l2.property("any errors: the toolName \"\" and no toolName give the same text; a given name is in backticks on the first line, the error lines unchanged", () => {
+    const segment = fc.oneof(fc.constantFrom(...PROPERTY_NAMES).map(escape), fc.nat(20).map(String));
+    const error = fc.tuple(fc.array(segment, { maxLength: 3 }), fc.constantFrom("type", "required", "enum"), fc.stringMatching(/^[a-z ,]{1,20}$/)).map(
+      ([segments, keyword, message]): ValidationError => ({ path: segments.map((x) => `/${x}`).join(""), keyword, message, schemaPath: "" }),
+    );
+    fc.assert(
+      fc.property(fc.array(error, { minLength: 1, maxLength: MAX_FEEDBACK_ERRORS + 4 }), toolName, (errors, name) => {
+        const empty = formatFeedback(errors, "");
+        expect(empty).toBe(formatFeedback(errors));
+        expect(empty.split("\n")[0]).not.toContain("``");
+        const named = formatFeedback(errors, name).split("\n");
+        expect(named[0]).toContain(`\`${name}\``);
+        expect(named.slice(1)).toEqual(empty.split("\n").slice(1));
+        expect(named).toHaveLength(1 + Math.min(errors.length, MAX_FEEDBACK_ERRORS) + (errors.length > MAX_FEEDBACK_ERRORS ? 1 : 0));
       }),
     );
   });
@@ -284,5 +439,74 @@ describe("7. Safety limits", () => {
     ]);
     expect(valid({ required: ["toString"] }, { toString: 1 })).toBe(true);
     expect(pairs({ properties: { constructor: { type: "string" } } }, JSON.parse('{"constructor": 5}'))).toEqual([["/constructor", "type"]]);
+  });
+
+  l3("a $ref loop through not, among anyOf, oneOf and allOf steps or across definitions, is ref_cycle at one of its $refs; through items or properties under not it is fine", () => {
+    const across = schemaError({ $defs: { guard: { not: { anyOf: [{ type: "null" }, { $ref: "#/$defs/check" }] } }, check: { allOf: [{ $ref: "#/$defs/guard" }] } }, properties: { v: { $ref: "#/$defs/guard" } } });
+    expect(["ref_cycle /$defs/guard/not/anyOf/1/$ref", "ref_cycle /$defs/check/allOf/0/$ref"], "rule: two definitions looping through not and anyOf").toContain(across);
+    expect(schemaError({ not: { not: { not: { $ref: "#" } } } }), "rule: three nots around a $ref to the root").toBe("ref_cycle /not/not/not/$ref");
+    expect(schemaError({ $defs: { x: { oneOf: [{ type: "string" }, { not: { $ref: "#/$defs/x" } }] } }, $ref: "#/$defs/x" }, "abc"), "rule: a not under a oneOf branch").toBe("ref_cycle /$defs/x/oneOf/1/not/$ref");
+    const fine: Schema[] = [
+      { not: { items: { $ref: "#" } } },
+      { not: { properties: { k: { not: { $ref: "#" } } } } },
+      { not: { additionalProperties: { $ref: "#/$defs/n" } }, $defs: { n: { not: { $ref: "#" } } } },
+    ];
+    for (const schema of fine) {
+      for (const data of [1, [], [1], [[1]], { k: 1 }, { k: { k: [] } }, { z: { z: 1 } }]) {
+        expect(schemaError(schema, data), JSON.stringify(schema)).toBe("no error");
+        expect(valid(schema, data), `${JSON.stringify(schema)} on ${JSON.stringify(data)}`).toBe(ajvValid(schema, data));
+      }
+    }
+  });
+
+  l3.property("a loop of in-place steps with a not in it, through one to three definitions, is ref_cycle at one of its $refs; one step into the instance makes it fine", () => {
+    const step = fc.constantFrom("not", "anyOf", "oneOf", "allOf", "$ref" as const);
+    const chain = fc.array(fc.tuple(step, fc.nat(2)), { maxLength: 3 });
+    fc.assert(
+      fc.property(
+        fc.array(chain, { minLength: 1, maxLength: 3 }),
+        fc.nat(),
+        fc.nat(),
+        fc.constantFrom("properties", "items", "additionalProperties" as const),
+        fc.boolean(),
+        fc.boolean(),
+        (chains, notAt, moveAt, move, moves, rootRef) => {
+          // A `not` on purpose, somewhere in one definition's chain.
+          const which = notAt % chains.length;
+          const withNot = chains.map((c, i) => (i === which ? [...c.slice(0, notAt % (c.length + 1)), ["not", 0] as [string, number], ...c.slice(notAt % (c.length + 1))] : c));
+          const moving = moveAt % withNot.length;
+          const refs: string[] = [];
+          const $defs: Record<string, unknown> = {};
+          withNot.forEach((steps, d) => {
+            const at = `/$defs/def${d}`;
+            const build = (k: number, here: string): unknown => {
+              if (moves && d === moving && k === steps.length) {
+                const inner = build(k + 1, move === "properties" ? `${here}/properties/p` : `${here}/${move}`);
+                return move === "properties" ? { properties: { p: inner } } : { [move]: inner };
+              }
+              if (k >= steps.length) {
+                refs.push(`${here}/$ref`);
+                return { $ref: `#/$defs/def${(d + 1) % withNot.length}` };
+              }
+              const [kind, position] = steps[k];
+              if (kind === "not") return { not: build(k + 1, `${here}/not`) };
+              if (kind === "$ref") return { $ref: "#/$defs/leaf", ...(build(k + 1, here) as object) };
+              const list: unknown[] = [{ type: "string" }, { minimum: 1 }].slice(0, position);
+              list.push(build(k + 1, `${here}/${kind}/${list.length}`));
+              return { [kind]: list };
+            };
+            $defs[`def${d}`] = build(0, at);
+          });
+          $defs.leaf = { description: "no loop here" };
+          const schema = rootRef ? { $ref: "#/$defs/def0", $defs } : { properties: { start: { $ref: "#/$defs/def0" } }, $defs };
+          const got = schemaError(schema, { start: 1 });
+          if (moves) expect(got, JSON.stringify(schema)).toBe("no error");
+          else {
+            expect(got.split(" ")[0], JSON.stringify(schema)).toBe("ref_cycle");
+            expect(refs, "a $ref of the loop").toContain(got.split(" ")[1]);
+          }
+        },
+      ),
+    );
   });
 });
