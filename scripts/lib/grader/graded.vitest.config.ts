@@ -37,6 +37,9 @@ class Verdicts implements Reporter {
 
   onTestModuleEnd(module: TestModule): void {
     for (const test of module.children.allTests()) this.report(test);
+    // The file's tests in the order it declares them: results arrive in the order they end,
+    // which a busy machine may shuffle, and the manifest's order is the declared one.
+    send({ t: "order", file: rel(module.moduleId), names: [...module.children.allTests()].map((test) => test.fullName) });
     const errors = module.errors().map((e) => e.stack || e.message);
     if (errors.length > 0) send({ t: "module", file: rel(module.moduleId), error: errors.join("\n") });
   }

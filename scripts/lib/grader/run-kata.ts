@@ -226,8 +226,10 @@ async function runSpecs(targets: KataTarget[], options: Omit<GradeOptions, "only
   const child = await runVitest(["run", ...files, "--config", GRADED_CONFIG], env, limitMs);
   const outcome: RunOutcome = { verdicts: new Map(), fileErrors: new Map(), listed: new Map(), reportWritten: false, child, limitMs };
   const slot = <T>(map: Map<string, T>, kata: string, make: () => T) => map.get(kata) ?? map.set(kata, make()).get(kata)!;
-  for (const record of readLines<{ t: string; file?: string; name?: string; state?: string; message?: string; duration?: number; error?: string }>(results)) {
+  const declared = new Map<string, string[]>();
+  for (const record of readLines<{ t: string; file?: string; name?: string; names?: string[]; state?: string; message?: string; duration?: number; error?: string }>(results)) {
     if (record.t === "end") outcome.reportWritten = true;
+    if (record.t === "order" && record.file && record.names) declared.set(record.file, record.names);
     const kata = kataIdOf(record.file);
     if (record.t === "module" && kata) slot(outcome.fileErrors, kata, () => new Map()).set(record.file!, record.error ?? "");
     if (record.t === "test" && kata) {
@@ -236,6 +238,17 @@ async function runSpecs(targets: KataTarget[], options: Omit<GradeOptions, "only
       const status: TestStatus = record.state === "pass" || record.state === "passed" ? "pass" : "fail";
       slot(outcome.verdicts, kata, () => new Map()).set(record.name!, { status, message: record.message, durationMs: record.duration });
     }
+  }
+  // Each file's tests as it declares them, where its end was reported (see graded.vitest.config.ts).
+  for (const [kata, listed] of outcome.listed) {
+    const files = [...new Set(listed.map((t) => t.file))];
+    outcome.listed.set(kata, files.flatMap((file) => {
+      const inFile = listed.filter((t) => t.file === file);
+      const order = declared.get(file);
+      if (!order) return inFile;
+      const ran = new Set(inFile.map((t) => t.name));
+      return [...order.filter((name) => ran.has(name)).map((name) => ({ file, name })), ...inFile.filter((t) => !order.includes(t.name))];
+    }));
   }
   return outcome;
 }

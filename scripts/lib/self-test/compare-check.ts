@@ -62,7 +62,12 @@ export function compareCheck(): CompareCheck {
       try {
         const outside = join(work, "outside");
         cpSync(join(resolveImplRoot("solutions"), KATA), join(outside, KATA), { recursive: true });
-        return selfCompareProblems(await compareSpeed(KATA, outside, resolveImplRoot("solutions"), join(work, "scratch"), CHECK_SPEED));
+        // Noise under load is a one-off; a bias of the staging (1.15-1.2x, see above) is there on
+        // every try. So a second try decides, and a problem counts only when both tries have it.
+        const first = selfCompareProblems(await compareSpeed(KATA, outside, resolveImplRoot("solutions"), join(work, "scratch"), CHECK_SPEED));
+        if (first.length === 0) return [];
+        const second = selfCompareProblems(await compareSpeed(KATA, outside, resolveImplRoot("solutions"), join(work, "scratch-again"), CHECK_SPEED));
+        return second.length === 0 ? [] : [...second.map((p) => `${p} (and on the first try: ${first.join("; ")})`)];
       } finally {
         busy.stop();
         rmSync(work, { recursive: true, force: true });
