@@ -30,11 +30,14 @@ function run(argv: string[]): number {
   if (!existsSync(file)) throw new UsageError(`kata ${kata.id} has no hints file (${file})`);
   const hints = parseHints(readFileSync(file, "utf8"));
   const state = readHintState();
+  // Every line in the hints' language; a command it suggests keeps that language.
+  const zh = lang === "zh-CN";
+  const again = (k = "") => `npm run hint -- ${kata.number}${k}${zh ? " --lang zh-CN" : ""}`;
 
   if (args.flags.has("reset")) {
     delete state[kata.id];
     writeHintState(state);
-    console.log(`Hints of ${kata.id} reset: the next one is hint 1 of ${hints.length}.`);
+    console.log(zh ? `${kata.id} 的提示已重置：下一条是第 1 条，共 ${hints.length} 条。` : `Hints of ${kata.id} reset: the next one is hint 1 of ${hints.length}.`);
     return 0;
   }
   const seen = state[kata.id] ?? 0;
@@ -45,16 +48,16 @@ function run(argv: string[]): number {
     if (index > seen + 1) throw new UsageError(`hints come in order: you have seen ${seen}, so the next is ${seen + 1} (npm run hint -- ${kata.number})`);
   }
   if (index > hints.length) {
-    console.log(`You have seen all ${hints.length} hints of ${kata.id}. Re-read one with: npm run hint -- ${kata.number} K`);
+    console.log(zh ? `${kata.id} 的 ${hints.length} 条提示都已看过。重读某一条：${again(" K")}` : `You have seen all ${hints.length} hints of ${kata.id}. Re-read one with: ${again(" K")}`);
     return 0;
   }
   const hint = hints[index - 1];
-  console.log(`${kata.id} · ${hint.title} (${index} of ${hints.length})\n\n${hint.body}\n`);
+  console.log(`${kata.id} · ${hint.title} ${zh ? `（第 ${index} 条，共 ${hints.length} 条）` : `(${index} of ${hints.length})`}\n\n${hint.body}\n`);
   if (index > seen) {
     state[kata.id] = index;
     writeHintState(state);
   }
-  console.log(index < hints.length ? `Stuck still? The next one: npm run hint -- ${kata.number}` : "That was the last hint.");
+  console.log(index < hints.length ? (zh ? `还是卡住？下一条：${again()}` : `Stuck still? The next one: ${again()}`) : zh ? "这是最后一条提示。" : "That was the last hint.");
   return 0;
 }
 
