@@ -70,15 +70,15 @@ function report(kata: Kata, tests: TestResult[], problems: string[], timing: str
 /** Each test's verdict in the last full answer: what the next answer's changes are counted from. */
 let lastFull: Map<string, boolean> | undefined;
 
-/** What changed since the last full answer, among the tests this answer ran: "" when nothing did. */
+/** What changed since the last full answer, among the tests this answer ran; "" for the first answer. */
 function changes(tests: TestResult[], pending: ReadonlySet<string>): string {
   if (!lastFull) return "";
   const ran = tests.filter((t) => !pending.has(t.name) && lastFull!.has(t.name));
   const fixed = ran.filter((t) => t.status === "pass" && !lastFull!.get(t.name));
   const broken = ran.filter((t) => t.status !== "pass" && lastFull!.get(t.name));
-  if (fixed.length === 0 && broken.length === 0) return "  no test changed since the last answer";
+  if (fixed.length === 0 && broken.length === 0) return "  no test changed since the last full answer";
   const parts = [...(fixed.length > 0 ? [`${fixed.length} now pass${fixed.length === 1 ? "es" : ""}`] : []), ...(broken.length > 0 ? [`${broken.length} now fail${broken.length === 1 ? "s" : ""}: ${broken[0].name}${broken.length > 1 ? ", ..." : ""}`] : [])];
-  return `  since the last answer: ${parts.join("; ")}`;
+  return `  since the last full answer: ${parts.join("; ")}`;
 }
 
 function printAnswer(kata: Kata, tests: TestResult[], problems: string[], timing: string, pending: ReadonlySet<string>): void {

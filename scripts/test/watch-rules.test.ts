@@ -43,7 +43,7 @@ describe("npm run watch and the grade's rules", () => {
     const fixed = (await session.untilFull(60_000)).at(-1)!;
     expect(fixed.passing, fixed.text).toBe(fixed.total);
     expect(fixed.text).toContain("All passing");
-    expect(fixed.text).toMatch(new RegExp(`since the last answer: ${fixed.total} now pass`));
+    expect(fixed.text).toMatch(new RegExp(`since the last full answer: ${fixed.total} now pass`));
 
     // A file index.ts does not import: no test reaches it, and watch says so rather than nothing.
     const before = session.output.length;

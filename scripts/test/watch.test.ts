@@ -42,7 +42,7 @@ describe("npm run watch", () => {
     expect(quick.text).toMatch(/\n\s+next: .+\[L\d w\d+\]\n\s+\S/);
     expect(quick.text).not.toContain("waiting for the full run");
     // It says what changed since the last full answer, among the tests it ran: some now fail.
-    expect(quick.text).toMatch(/\n\s+since the last answer: (\d+ now pass(es)?; )?\d+ now fails?: /);
+    expect(quick.text).toMatch(/\n\s+since the last full answer: (\d+ now pass(es)?; )?\d+ now fails?: /);
     // The full answer follows: nothing left out, the quick answer's passing tests still passing;
     // a slow test may fail too (a property can reach the broken calculator).
     expect(full, full?.text).toBeDefined();
@@ -51,6 +51,6 @@ describe("npm run watch", () => {
     expect(full.passing).toBeLessThanOrEqual(quick.passing + quick.stillRunning);
     expect(full.ms).toBeGreaterThan(quick.ms);
     // Counted from the last full answer, the quick answer's failures among them.
-    expect(full.text).toMatch(/\n\s+since the last answer: .*now fails?: /);
+    expect(full.text).toMatch(/\n\s+since the last full answer: .*now fails?: /);
   });
 });

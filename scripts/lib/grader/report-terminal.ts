@@ -146,12 +146,12 @@ export function nextSteps(runs: KataRun[], scores: Scores, implLabel: string, le
   // A refused kata comes first: no other advice applies while the kata rule zeroes it.
   const untrusted = untrustedRuns(runs);
   // Every command it suggests grades what this run graded: the same --impl, the same levels.
-  const levelFlag = `${implFlag}${levels ? ` --level ${levelsFlag(levels)}` : ""}`;
+  const gradeFlags = `${implFlag}${levels ? ` --level ${levelsFlag(levels)}` : ""}`;
   if (untrusted.length > 0) {
     const run = untrusted[0];
     const lines = ["", "Next:", ...untrusted.map((r) => `  ! ${untrustedSentence(r)} (see Integrity above)`)];
     lines.push(`  1. make ${run.kata.id} import only its own files (no packages, no node: modules, nothing outside its folder)`);
-    lines.push(`  2. re-grade just this kata: npm run grade -- --kata ${run.kata.number}${levelFlag}`);
+    lines.push(`  2. re-grade just this kata: npm run grade -- --kata ${run.kata.number}${gradeFlags}`);
     return lines.join("\n");
   }
   const index = scores.katas.findIndex((k) => k.score < 100);
@@ -174,6 +174,6 @@ export function nextSteps(runs: KataRun[], scores: Scores, implLabel: string, le
   if (implLabel === "katas") lines.push(`  1. read katas/${run.kata.id}/README.md (中文: README.zh-CN.md)`);
   else lines.push(`  1. read the contract: katas/${run.kata.id}/README.md`);
   if (first) lines.push(`  2. make this pass first: ${first.name} ${levelTag(first)}`);
-  lines.push(`  3. re-grade just this kata: npm run grade -- --kata ${run.kata.number}${levelFlag}`);
+  lines.push(`  3. re-grade just this kata: npm run grade -- --kata ${run.kata.number}${gradeFlags}`);
   return lines.join("\n");
 }

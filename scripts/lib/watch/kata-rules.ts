@@ -10,7 +10,7 @@ import { summaryLine, type TestResult } from "../grader/test-result.ts";
 
 export type KataVerdict = NonNullable<ReturnType<typeof bundleVerdict>>;
 
-/** A saved file that no test can reach: not a source, or not imported from index.ts. */
+/** A saved source file (not a test file) that no test can reach: index.ts does not import it. */
 export function unreached(saved: string, sources: readonly string[] | undefined): boolean {
   return sources !== undefined && /\.[cm]?[jt]s$/.test(saved) && !/\.(?:spec|test)\.[cm]?[jt]s$/.test(saved) && !sources.includes(saved);
 }
