@@ -101,7 +101,7 @@ describe("a whole comparison", () => {
 
   // About 2x on an idle machine; under the load of a whole npm test (and a mutation run beside it)
   // 1.48x was seen on one case: what must hold is a clear slowdown, its spread away from 1.
-  test("code that parses every text twice reads clearly slower on every case, its spread away from 1", { timeout: 90_000 }, async () => {
+  test("code that parses every text twice reads clearly slower on every case, its spread away from 1", { timeout: 180_000 }, async () => {
     const twice = join(dir, "twice");
     cpSync(join(PROJECT_ROOT, "solutions", KATA1), join(twice, KATA1), { recursive: true });
     const index = join(twice, KATA1, "index.ts");
@@ -114,16 +114,23 @@ describe("a whole comparison", () => {
       "  return once(text);",
       "}",
     ].join("\n")));
-    const results = await compareSpeed(KATA1, twice, join(PROJECT_ROOT, "solutions"), join(dir, "scratch-twice"), options);
-    if (typeof results === "string") throw new Error(results);
-    expect(results.length).toBeGreaterThanOrEqual(5); // the adversarial shapes of exactly 10 KiB
-    for (const r of results) {
-      if ("error" in r) throw new Error(`${r.name}: ${r.error}`);
-      expect(r.ratio, r.name).toBeGreaterThan(1.3);
-      expect(r.ratio, r.name).toBeLessThan(2.7);
-      expect(r.low, r.name).toBeGreaterThan(1.05);
-      expect(formatRatio(r)).toMatch(/^\d\.\d\dx \(\d\.\d\d-\d\.\d\d\)$/);
-    }
+    const measure = async (scratch: string) => {
+      const results = await compareSpeed(KATA1, twice, join(PROJECT_ROOT, "solutions"), join(dir, scratch), options);
+      if (typeof results === "string") throw new Error(results);
+      expect(results.length).toBeGreaterThanOrEqual(5); // the adversarial shapes of exactly 10 KiB
+      const problems: string[] = [];
+      for (const r of results) {
+        if ("error" in r) throw new Error(`${r.name}: ${r.error}`);
+        expect(formatRatio(r)).toMatch(/^\d\.\d\dx \(\d\.\d\d-\d\.\d\d\)$/);
+        if (!(r.ratio > 1.3 && r.ratio < 2.7 && r.low > 1.05)) problems.push(`${r.name}: ${formatRatio(r)}`);
+      }
+      return problems;
+    };
+    // A burst of load can flatten one case once; a compare that cannot see the slowdown fails
+    // both tries, so the second decides.
+    const first = await measure("scratch-twice");
+    const problems = first.length === 0 ? [] : await measure("scratch-twice-again");
+    expect(problems, `first try: ${first.join("; ")}`).toEqual([]);
     expect(existsSync(join(dir, "scratch-twice", "package.json"))).toBe(true);
   });
 });
