@@ -1,5 +1,15 @@
-// A small argv parser shared by the scripts: `--flag`, `--key value`, `--key=value`, positionals.
-// Unknown flags are an error with the list of known ones, so a typo never runs silently.
+// The scripts' argv parser, on Node's util.parseArgs: it splits the arguments (`--flag`,
+// `--key value`, `--key=value`, positionals, `--` after which every argument is a positional, `-x`
+// an option). What this file adds, and why util.parseArgs alone does not serve:
+// - the checks, with messages of ours: util.parseArgs runs here with strict: false and hands over
+//   its tokens, because its strict errors name neither the known flags (an unknown one lists them
+//   here, so a typo never runs silently) nor a flag's value (`--json needs a value (FILE)`);
+// - a value may start with one dash (`--seed -5`), which strict mode refuses as ambiguous, but not
+//   with two (`--json --all` is a missing value, not the value "--all");
+// - the result as Maps (`flags`: the last value of each flag, `lists`: every value of a repeatable
+//   one, in order), which the scripts read, and the usage text written from the same specs.
+import { parseArgs as splitArgs } from "node:util";
+import { columns } from "./table.ts";
 
 export interface FlagSpec {
   /** Takes a value (`--json out.json`) or is a boolean switch (`--bank`). */
@@ -21,44 +31,38 @@ export interface ParsedArgs {
 export class UsageError extends Error {}
 
 export function parseArgs(argv: readonly string[], specs: Record<string, FlagSpec>): ParsedArgs {
-  const flags = new Map<string, string | true>();
-  const positionals: string[] = [];
-  const lists = new Map<string, string[]>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--") continue;
-    if (!arg.startsWith("--")) {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const name = arg.slice(2, eq === -1 ? undefined : eq);
-    const spec = specs[name];
+  const options = Object.fromEntries(
+    Object.entries(specs).map(([name, spec]) => [name, { type: spec.value ? ("string" as const) : ("boolean" as const), multiple: spec.repeatable === true }]),
+  );
+  const { values, positionals, tokens } = splitArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
+  for (const token of tokens) {
+    if (token.kind !== "option") continue;
+    // Only the long form names a flag: `-a` is not `--a` (the specs declare no short ones).
+    const spec = token.rawName === `--${token.name}` && Object.hasOwn(specs, token.name) ? specs[token.name] : undefined;
     if (!spec) {
       const known = Object.keys(specs).map((k) => `--${k}`).join(", ");
-      throw new UsageError(`unknown option --${name} (known: ${known})`);
+      throw new UsageError(`unknown option ${token.rawName} (known: ${known})`);
     }
     if (!spec.value) {
-      if (eq !== -1) throw new UsageError(`--${name} takes no value`);
-      flags.set(name, true);
-      continue;
+      if (token.value !== undefined) throw new UsageError(`--${token.name} takes no value`);
+    } else if (token.value === undefined || (!token.inlineValue && token.value.startsWith("--"))) {
+      throw new UsageError(`--${token.name} needs a value (${spec.valueName ?? "VALUE"})`);
     }
-    const value = eq !== -1 ? arg.slice(eq + 1) : argv[++i];
-    if (value === undefined || (eq === -1 && value.startsWith("--"))) {
-      throw new UsageError(`--${name} needs a value (${spec.valueName ?? "VALUE"})`);
-    }
-    flags.set(name, value);
-    if (spec.repeatable) lists.set(name, [...(lists.get(name) ?? []), value]);
+  }
+  const flags = new Map<string, string | true>();
+  const lists = new Map<string, string[]>();
+  for (const [name, value] of Object.entries(values) as [string, string | true | (string | true)[]][]) {
+    const all = Array.isArray(value) ? value : [value];
+    flags.set(name, all[all.length - 1]);
+    if (specs[name].value && specs[name].repeatable) lists.set(name, all as string[]);
   }
   return { flags, positionals, lists };
 }
 
 export function usage(command: string, summary: string, specs: Record<string, FlagSpec>): string {
-  const rows = Object.entries(specs).map(([name, spec]) => {
-    const left = spec.value ? `--${name} ${spec.valueName ?? "VALUE"}` : `--${name}`;
-    return `  ${left.padEnd(22)} ${spec.description}`;
-  });
-  return `${summary}\n\nUsage: ${command}\n\nOptions:\n${rows.join("\n")}\n  ${"--help".padEnd(22)} show this help`;
+  const rows = Object.entries(specs).map(([name, spec]) => [spec.value ? `--${name} ${spec.valueName ?? "VALUE"}` : `--${name}`, spec.description]);
+  const options = columns([...rows, ["--help", "show this help"]], { widths: [22], gap: " ", indent: "  " });
+  return `${summary}\n\nUsage: ${command}\n\nOptions:\n${options.join("\n")}`;
 }
 
 export function integerFlag(args: ParsedArgs, name: string, min: number, max: number): number | undefined {

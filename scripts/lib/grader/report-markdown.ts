@@ -7,6 +7,7 @@ import type { RunInfo } from "./report-json.ts";
 import type { KataRun } from "./run-kata.ts";
 import { LEVELS, percent, type Tally } from "./score.ts";
 import type { Scores } from "./score.ts";
+import { markdownTable as gfmTable } from "../table.ts";
 
 /** A table cell: a pipe or a line break would end the cell or the row, markup would render. */
 export function markdownCell(text: string): string {
@@ -15,9 +16,7 @@ export function markdownCell(text: string): string {
 
 /** A GFM table; `numeric` columns are right-aligned. Cells are escaped here. */
 export function markdownTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>, numeric: (column: number) => boolean): string {
-  const line = (cells: readonly string[]) => `| ${cells.map(markdownCell).join(" | ")} |`;
-  const rule = `|${header.map((_, i) => (numeric(i) ? "---:" : "---")).join("|")}|`;
-  return [line(header), rule, ...rows.map(line)].join("\n");
+  return gfmTable(header, rows, { alignRight: numeric, cell: markdownCell });
 }
 
 const figure = (value: number) => (Number.isNaN(value) ? "-" : value.toFixed(1));

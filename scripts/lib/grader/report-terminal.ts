@@ -1,4 +1,5 @@
 // The report a person reads: a compact table, then what fails and what to do next.
+import { styleText } from "node:util";
 import { firstNotes, integrityStatus, untrustedRuns, untrustedSentence } from "./integrity-report.ts";
 import type { Level } from "../../../spec/support/test-tag.ts";
 import { levelsFlag, nextStage } from "./levels.ts";
@@ -6,6 +7,7 @@ import { inTeachingOrder, nextTest } from "./next-test.ts";
 import type { KataRun } from "./run-kata.ts";
 import { LEVELS, percent, type Scores, type Tally } from "./score.ts";
 import type { TestResult } from "./test-result.ts";
+import { columns, type Cell } from "../table.ts";
 
 export interface Style {
   bold(s: string): string;
@@ -16,8 +18,11 @@ export interface Style {
 }
 
 const plain: Style = { bold: (s) => s, dim: (s) => s, red: (s) => s, green: (s) => s, yellow: (s) => s };
-const ansi = (code: number) => (s: string) => `\x1b[${code}m${s}\x1b[0m`;
-const coloured: Style = { bold: ansi(1), dim: ansi(2), red: ansi(31), green: ansi(32), yellow: ansi(33) };
+// Whether to colour is styleFor's rule, not styleText's: some Node 20 releases colour whatever the
+// stream, later ones check process.stdout their own way (FORCE_COLOR, TERM). validateStream: false
+// makes styleText colour always on each (a release without the option ignores it, and colours).
+const styled = (format: "bold" | "dim" | "red" | "green" | "yellow") => (s: string) => styleText(format, s, { validateStream: false });
+const coloured: Style = { bold: styled("bold"), dim: styled("dim"), red: styled("red"), green: styled("green"), yellow: styled("yellow") };
 
 /** Colours only for a person at a terminal: never in a file, a pipe or CI logs. */
 export function styleFor(stream: NodeJS.WriteStream): Style {
@@ -48,21 +53,25 @@ function integrityMark(run: KataRun | undefined, style: Style): string {
 
 export function table(scores: Scores, style: Style, runs: KataRun[]): string {
   const withBank = scores.bankOverall !== undefined;
-  const bankHeader = withBank ? `${"bank".padStart(8)}${"passing".padStart(10)}` : "";
-  const header = `  ${"kata".padEnd(22)}${"score".padStart(7)}${LEVELS.map((l) => l.padStart(7)).join("")}${"passing".padStart(10)}${bankHeader}`;
-  const rows = scores.katas.map((k, i) => {
-    const score = Number.isNaN(k.score) ? "-" : k.score.toFixed(1);
-    const bank = !withBank ? "" : k.bank ? `${scoreColour(style, k.bank.score, k.bank.score.toFixed(1).padStart(8))}${`${k.bank.tally.passed}/${k.bank.tally.total}`.padStart(10)}` : `${"-".padStart(8)}${"".padStart(10)}`;
-    return `  ${k.kata.padEnd(22)}${scoreColour(style, k.score, score.padStart(7))}${LEVELS.map((l) => figure(k.levels[l]).padStart(7)).join("")}${`${k.tally.passed}/${k.tally.total}`.padStart(10)}${bank}${integrityMark(runs[i], style)}`;
-  });
-  const bankOverall = withBank ? scoreColour(style, scores.bankOverall!, scores.bankOverall!.toFixed(1).padStart(8)) : "";
-  const overall = `  ${"overall".padEnd(22)}${scoreColour(style, scores.overall, scores.overall.toFixed(1).padStart(7))}${LEVELS.map((l) => (Number.isNaN(scores.levels[l]) ? "-" : scores.levels[l].toFixed(1)).padStart(7)).join("")}${withBank ? " ".repeat(10) : ""}${bankOverall}`;
-  return [style.bold(header), ...rows, style.bold(overall)].join("\n");
+  const scored = (value: number, text: string): Cell => ({ text, paint: (padded) => scoreColour(style, value, padded) });
+  const header = ["kata", "score", ...LEVELS, "passing", ...(withBank ? ["bank", "passing"] : [])];
+  const rows = scores.katas.map((k) => [
+    k.kata,
+    scored(k.score, Number.isNaN(k.score) ? "-" : k.score.toFixed(1)),
+    ...LEVELS.map((l) => figure(k.levels[l])),
+    `${k.tally.passed}/${k.tally.total}`,
+    ...(!withBank ? [] : k.bank ? [scored(k.bank.score, k.bank.score.toFixed(1)), `${k.bank.tally.passed}/${k.bank.tally.total}`] : ["-", ""]),
+  ]);
+  const overall = ["overall", scored(scores.overall, scores.overall.toFixed(1)), ...LEVELS.map((l) => (Number.isNaN(scores.levels[l]) ? "-" : scores.levels[l].toFixed(1))), ...(withBank ? ["", scored(scores.bankOverall!, scores.bankOverall!.toFixed(1))] : [])];
+  const widths = [22, 7, ...LEVELS.map(() => 7), 10, 8, 10];
+  const [head, ...lines] = columns([header, ...rows, overall], { widths, alignRight: (c) => c > 0, gap: "", indent: "  " });
+  const last = lines.pop()!;
+  return [style.bold(head), ...lines.map((line, i) => `${line}${integrityMark(runs[i], style)}`), style.bold(last)].join("\n");
 }
 
 /** A test's level and weight as its name in the specs and the READMEs write them: `[L2 w3]`. */
-export function levelTag(test: Pick<TestResult, "level" | "weight">): string {
-  return `[${test.level} w${test.weight}]`;
+export function levelTag(test: Pick<TestResult, "level" | "weight"> & { core?: boolean }): string {
+  return `[${test.level} w${test.weight}${test.core ? " core" : ""}]`;
 }
 
 function describeFailure(test: TestResult, style: Style): string[] {
@@ -142,11 +151,11 @@ export function integritySection(runs: KataRun[], style: Style): string {
  * What a candidate should do next: the first kata not at 100, its README and the test to make pass
  * first (next-test.ts: the README's order). `levels`: the run's --level, kept in the commands it suggests.
  */
-export function nextSteps(runs: KataRun[], scores: Scores, implLabel: string, levels?: readonly Level[], implFlag = ""): string {
+export function nextSteps(runs: KataRun[], scores: Scores, implLabel: string, levels?: readonly Level[], implFlag = "", core = false): string {
   // A refused kata comes first: no other advice applies while the kata rule zeroes it.
   const untrusted = untrustedRuns(runs);
-  // Every command it suggests grades what this run graded: the same --impl, the same levels.
-  const gradeFlags = `${implFlag}${levels ? ` --level ${levelsFlag(levels)}` : ""}`;
+  // Every command it suggests grades what this run graded: the same --impl, the same levels, core or not.
+  const gradeFlags = `${implFlag}${levels ? ` --level ${levelsFlag(levels)}` : ""}${core ? " --core" : ""}`;
   if (untrusted.length > 0) {
     const run = untrusted[0];
     const lines = ["", "Next:", ...untrusted.map((r) => `  ! ${untrustedSentence(r)} (see Integrity above)`)];
@@ -165,6 +174,8 @@ export function nextSteps(runs: KataRun[], scores: Scores, implLabel: string, le
       const failed = bankFailing.reduce((n, k) => n + k.bank!.tally.total - k.bank!.tally.passed, 0);
       return `\nEvery visible test passes; the bank does not: ${failed} bank test${failed === 1 ? "" : "s"} failing in ${bankFailing.map((k) => k.kata).join(", ")} (listed above).`;
     }
+    // The core tests passed: the first stage is the next step, whichever levels this run took.
+    if (core) return `\nAll graded katas pass their core tests. Next stage: npm run grade --${implFlag} --level ${levelsFlag(levels ?? ["L1"])}`;
     if (stageAfter) return `\nAll graded katas pass their ${levels!.join(" and ")} tests. Next stage: npm run grade --${implFlag} --level ${levelsFlag(stageAfter)}`;
     return `\nAll graded katas pass. Compare with the reference: npm run compare${implFlag ? ` --${implFlag}` : ""}`;
   }

@@ -2,6 +2,7 @@
 // visible score, or "visible/bank" when the bank was run.
 import type { Style } from "../grader/report-terminal.ts";
 import { LEVELS } from "../grader/score.ts";
+import { columns } from "../table.ts";
 import { kataColumns, ranked, shown, type Figure, type RoundRow } from "./row.ts";
 
 const cell = (visible: Figure, bank: Figure, withBank: boolean) => (withBank ? `${shown(visible)}/${shown(bank)}` : shown(visible));
@@ -22,11 +23,10 @@ export function leaderboardTable(rows: readonly RoundRow[], style: Style): strin
     const state = row.state === "cached" ? "unchanged, not re-graded" : row.note ?? "";
     return [String(i + 1), row.candidate, shown(row.overall), ...(withBank ? [shown(row.bankOverall)] : []), ...byKata, ...LEVELS.map((l) => cell(row.levels[l], row.bankLevels[l], withBank)), row.integrity, row.sandbox, seconds(row.wallMs), state];
   });
-  const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c].length)));
   const numeric = (c: number) => c === 0 || (c >= 2 && c < header.length - 4) || c === header.length - 2;
-  const format = (cells: string[]) => cells.map((text, c) => (numeric(c) ? text.padStart(widths[c]) : c === cells.length - 1 ? text : text.padEnd(widths[c]))).join("  ").trimEnd();
+  const [head, ...body] = columns([header, ...lines], { alignRight: numeric }).map((line) => line.trimEnd());
   const paint = (row: RoundRow, text: string) =>
     row.state === "over-budget" || row.state === "failed" || row.integrity === "refused" ? style.red(text) : row.state === "cached" ? style.dim(text) : text;
   const legend = `${katas.map((k) => `${k.slice(0, 2)} = ${k}`).join(", ")}${withBank ? "; each score is visible/bank" : ""}`;
-  return [style.bold(format(header)), ...ranked(rows).map((row, i) => paint(row, format(lines[i]))), style.dim(legend)].join("\n");
+  return [style.bold(head), ...ranked(rows).map((row, i) => paint(row, body[i])), style.dim(legend)].join("\n");
 }
