@@ -15,6 +15,7 @@ import { failures, integritySection, nextSteps, styleFor, table } from "./lib/gr
 import { sandboxLine, sandboxOf } from "./lib/grader/integrity-report.ts";
 import { chooseTests } from "./lib/grader/only.ts";
 import { LEVEL_FLAG, levelsFlag, levelsNote, parseLevels } from "./lib/grader/levels.ts";
+import { CORE_FLAG, CORE_NOTE } from "./lib/grader/core.ts";
 import { FLAW_DIFF, fixtureImplRoot, standsOnReference } from "./lib/fixtures/known-bad.ts";
 import { expectedTest, expectedTests, gradeKatas, type GradeOptions, type KataRun } from "./lib/grader/run-kata.ts";
 import { score } from "./lib/grader/score.ts";
@@ -29,6 +30,7 @@ const FLAGS: Record<string, FlagSpec> = {
     description: "grade only the tests whose name (\"NN-kata > task > test\") contains TEXT; repeatable; scores cover those tests alone",
   },
   level: LEVEL_FLAG,
+  core: CORE_FLAG,
   json: { value: true, valueName: "FILE", description: "write Exercism results.json v3 (+ score fields)" },
   junit: { value: true, valueName: "FILE", description: "write JUnit XML for CI systems" },
   html: { value: true, valueName: "FILE", description: "write a self-contained HTML report with a chart per kata" },
@@ -91,17 +93,19 @@ async function run(argv: string[], scratch: string[]): Promise<number> {
   if (!manifest) throw new UsageError("spec/manifest.json is missing: run `npm run manifest` (maintainers) or restore it from git");
   const patterns = args.lists.get("only");
   const levels = parseLevels(args.flags.get("level"));
-  const only = patterns || levels ? chooseTests(manifest, katas, patterns, includeBank, levels) : undefined;
+  const core = args.flags.has("core");
+  const only = patterns || levels || core ? chooseTests(manifest, katas, patterns, includeBank, levels, core) : undefined;
   if (only) katas = katas.filter((kata) => only.has(kata.id));
 
   const style = styleFor(process.stdout);
   implLabel ??= relative(PROJECT_ROOT, implRoot).split("\\").join("/") || ".";
   // The commands it suggests grade the same folder: copied, they must not grade the stubs instead.
   const implFlag = args.flags.has("impl") ? ` --impl ${shellWord(implSpec)}` : "";
-  const replay = `npm run grade --${implFlag}${args.flags.has("kata") ? ` --kata ${shellWord(String(args.flags.get("kata")))}` : ""}${levels ? ` --level ${levelsFlag(levels)}` : ""}${includeBank ? " --bank" : ""} --seed ${seed}`;
+  const replay = `npm run grade --${implFlag}${args.flags.has("kata") ? ` --kata ${shellWord(String(args.flags.get("kata")))}` : ""}${levels ? ` --level ${levelsFlag(levels)}` : ""}${core ? " --core" : ""}${includeBank ? " --bank" : ""} --seed ${seed}`;
   console.log(`Grading ${made ? implLabel : `${implLabel}/`} · seed ${seed} (replay: ${replay})`);
   for (const warning of specDrift(manifest, katas)) console.log(style.yellow(`! ${warning}`));
   if (levels) console.log(style.yellow(`! ${levelsNote(levels)}`));
+  if (core) console.log(style.yellow(`! ${CORE_NOTE}`));
   const narrowed = patterns && only ? katas.filter((kata) => only.get(kata.id)) : [];
   if (narrowed.length > 0) {
     const chosen = narrowed.map((kata) => `${kata.id}: ${only!.get(kata.id)!.size} of its tests`).join(", ");
@@ -128,7 +132,7 @@ async function run(argv: string[], scratch: string[]): Promise<number> {
   if (integrity) console.log(integrity);
   const failing = failures(runs, style, args.flags.has("all"));
   if (failing) console.log(failing);
-  console.log(nextSteps(runs, scores, implLabel, levels, implFlag));
+  console.log(nextSteps(runs, scores, implLabel, levels, implFlag, core));
   console.log(style.dim(`\nGraded in ${(durationMs / 1000).toFixed(1)} s.`));
 
   for (const run of runs) {
@@ -137,7 +141,7 @@ async function run(argv: string[], scratch: string[]): Promise<number> {
       console.log(style.yellow(`! ${run.kata.id}: ${unlisted.length} test(s) in the specs are not in spec/manifest.json and earn nothing: ${unlisted[0].name}`));
     }
   }
-  const info: RunInfo = { impl: implLabel, seed, bank: includeBank, startedAt, durationMs, ...(patterns ? { only: patterns } : {}), ...(levels ? { levels } : {}) };
+  const info: RunInfo = { impl: implLabel, seed, bank: includeBank, startedAt, durationMs, ...(patterns ? { only: patterns } : {}), ...(levels ? { levels } : {}), ...(core ? { core } : {}) };
   const writers: Array<[string, () => string]> = [
     ["json", () => JSON.stringify(jsonReport(runs, scores, info), null, 2) + "\n"],
     ["junit", () => junitReport(runs, scores)],

@@ -1,13 +1,14 @@
 // npm run interview -- --kata N [--minutes 45] [--level LIST]: a mock interview against the clock.
+// npm run interview -- --sprint [--minutes 20]: the 20-minute round itself, katas 1-3 on their core tests.
 //
-// Prints the kata's stage plan (scripts/lib/stages.ts) with the minute each stage should be done
-// by, starts a countdown, and runs `npm run watch` underneath: the candidate reads watch's answers
-// as usual, and every full answer is recorded (time, score per level, passing/total, hints shown
-// so far) in a session log under .grade/interview/. When time is up, or on Ctrl-C, the kata is
-// graded once more the grader's way (sealed, in a fresh process) and a session report is written:
-// in the terminal, and as a self-contained HTML page with the score per level over the session,
-// when each stage was reached, the hints used, what still fails and the questions an interviewer
-// would ask next.
+// Prints the plan (a kata's stages, scripts/lib/stages.ts, or the sprint's schemes,
+// scripts/lib/sprint.ts) with the minute each should be done by, starts a countdown, and runs
+// `npm run watch` underneath, once per kata: the candidate reads watch's answers as usual, and every
+// full answer is recorded (time, score per level or per kata, passing/total, hints shown so far) in
+// a session log under .grade/interview/. When time is up, or on Ctrl-C, the katas are graded once
+// more the grader's way (sealed, in fresh processes) and a session report is written: in the
+// terminal, and as a self-contained HTML page with the score over the session, when each stage was
+// reached, the hints used, what still fails and the questions an interviewer would ask next.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,22 +19,24 @@ import { parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
 import { isEntry, runAsCommand, usageErrorsAsExit2 } from "./lib/cli-main.ts";
 import { readHintState } from "./lib/hints.ts";
 import { PROJECT_ROOT, resolveImplRoot } from "./lib/impl-root.ts";
-import { listKatas, selectKatas } from "./lib/grader/katas.ts";
+import { listKatas, selectKatas, type Kata } from "./lib/grader/katas.ts";
 import { LEVEL_FLAG, levelsFlag, parseLevels } from "./lib/grader/levels.ts";
-import { loadManifest } from "./lib/grader/manifest.ts";
+import { loadManifest, type KataManifest, type Manifest } from "./lib/grader/manifest.ts";
 import { inTeachingOrder } from "./lib/grader/next-test.ts";
 import { chooseTests } from "./lib/grader/only.ts";
-import { gradeKata } from "./lib/grader/run-kata.ts";
+import { gradeKatas } from "./lib/grader/run-kata.ts";
 import { LEVELS, percent, score } from "./lib/grader/score.ts";
 import { followUpQuestions, type Lang } from "./lib/interview/questions.ts";
-import { deadlines, planLines } from "./lib/interview/plan.ts";
-import { htmlSummary, terminalSummary } from "./lib/interview/session-report.ts";
+import { deadlines, planLines, sprintPlan, sprintPlanLines } from "./lib/interview/plan.ts";
+import { htmlSummary, terminalSummary, type StageDeadline } from "./lib/interview/session-report.ts";
 import { INTERVIEW_ROOT, openSession, type SessionPoint } from "./lib/interview/session.ts";
-import { parseEvent } from "./lib/watch/answer-event.ts";
+import { SPRINT, SPRINT_MINUTES } from "./lib/sprint.ts";
+import { parseEvent, type AnswerEvent } from "./lib/watch/answer-event.ts";
 
 const FLAGS: Record<string, FlagSpec> = {
-  kata: { value: true, valueName: "N", description: "the kata to rehearse: 1, 2 or 3" },
-  minutes: { value: true, valueName: "M", description: "length of the session (default 45; decimals allowed)" },
+  kata: { value: true, valueName: "N", description: "the kata to rehearse: 1, 2, 3 or 4" },
+  sprint: { value: false, description: "the 20-minute sprint: katas 1-3 on their core tests, a few minutes per scheme (instead of --kata)" },
+  minutes: { value: true, valueName: "M", description: `length of the session (default 45, or ${SPRINT_MINUTES} for --sprint; decimals allowed)` },
   level: LEVEL_FLAG,
   impl: { value: true, valueName: "DIR", description: "code to grade: katas (default) or another checkout" },
   lang: { value: true, valueName: "en|zh-CN", description: "language of the plan and the report (default en)" },
@@ -45,21 +48,92 @@ const clock = (ms: number) => {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 };
 
+/** One kata the session watches and grades at the end, with the only tests it runs (undefined: all). */
+interface Track {
+  kata: Kata;
+  entry: KataManifest;
+  only?: ReadonlySet<string>;
+  watchFlags: string[];
+}
+
+/** What a session is: a kata on some levels, or the sprint's katas on their core tests. */
+interface Shape {
+  title: string;
+  kataNumber?: number;
+  sprint: boolean;
+  minutes: number;
+  series: string[];
+  tracks: Track[];
+  plan: StageDeadline[];
+  planLines: string[];
+  /** A point's scores from the latest full answer of each track (undefined: none yet). */
+  scores(latest: ReadonlyMap<string, AnswerEvent>): Record<string, number | null>;
+}
+
 export const main = (argv: string[]): Promise<number> => usageErrorsAsExit2("interview", () => run(argv), "\nRun npm run interview -- --help for the options.");
+
+function minutesOf(text: string | undefined, fallback: number): number {
+  const minutes = Number(text ?? fallback);
+  if (!Number.isFinite(minutes) || minutes <= 0 || minutes > 600) throw new UsageError(`--minutes must be a number of minutes above 0 and at most 600, not "${text}"`);
+  return minutes;
+}
+
+function kataShape(manifest: Manifest, kataArg: string, levelArg: string | true | undefined, minutesText: string | undefined, lang: Lang): Shape {
+  const [kata] = selectKatas(listKatas(), kataArg);
+  const entry = manifest.katas[kata.id];
+  if (!entry) throw new UsageError(`spec/manifest.json has no ${kata.id}`);
+  const minutes = minutesOf(minutesText, 45);
+  const chosen = parseLevels(levelArg);
+  const levels = chosen ?? [...LEVELS];
+  const only = chosen ? chooseTests(manifest, [kata], undefined, false, chosen).get(kata.id) : undefined;
+  return {
+    title: kata.id,
+    kataNumber: kata.number,
+    sprint: false,
+    minutes,
+    series: levels,
+    tracks: [{ kata, entry, ...(only ? { only } : {}), watchFlags: chosen ? ["--level", levelsFlag(chosen)] : [] }],
+    plan: deadlines(kata.id, levels),
+    planLines: planLines(kata.id, levels, minutes, lang),
+    scores: (latest) => {
+      const event = latest.get(kata.id);
+      return Object.fromEntries(levels.map((l) => [l, event?.levels[l] ?? null]));
+    },
+  };
+}
+
+function sprintShape(manifest: Manifest, minutesText: string | undefined, lang: Lang): Shape {
+  const minutes = minutesOf(minutesText, SPRINT_MINUTES);
+  const katas = SPRINT.map(({ kata }) => {
+    const found = listKatas().find((k) => k.id === kata);
+    if (!found || !manifest.katas[kata]) throw new UsageError(`the sprint needs ${kata}, which this checkout does not have`);
+    return found;
+  });
+  const core = chooseTests(manifest, katas, undefined, false, undefined, true);
+  const tracks = katas.map((kata): Track => ({ kata, entry: manifest.katas[kata.id], ...(core.get(kata.id) ? { only: core.get(kata.id)! } : {}), watchFlags: ["--core"] }));
+  return {
+    title: `sprint: ${katas.map((k) => k.id).join(", ")}`,
+    sprint: true,
+    minutes,
+    series: katas.map((k) => k.id),
+    tracks,
+    plan: sprintPlan(),
+    planLines: sprintPlanLines(minutes, lang),
+    scores: (latest) => Object.fromEntries(katas.map((k) => [k.id, latest.get(k.id)?.score ?? null])),
+  };
+}
 
 async function run(argv: string[]): Promise<number> {
   if (argv.includes("--help")) {
-    console.log(usage("npm run interview -- --kata N [--minutes 45] [--level LIST] [--lang zh-CN]", "A timed mock interview: the stage plan, a countdown, watch underneath, and a session report at the end.", FLAGS));
+    console.log(usage("npm run interview -- --kata N [--minutes 45] [--level LIST] [--lang zh-CN]\n       npm run interview -- --sprint [--minutes 20] [--lang zh-CN]", "A timed mock interview: the plan, a countdown, watch underneath, and a session report at the end.", FLAGS));
     return 0;
   }
   const args = parseArgs(argv, FLAGS);
   if (args.positionals.length > 0) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
   const kataArg = args.flags.get("kata") as string | undefined;
-  if (kataArg === undefined) throw new UsageError("which kata? for example: npm run interview -- --kata 1");
-  const [kata] = selectKatas(listKatas(), kataArg);
-  const minutesText = (args.flags.get("minutes") as string | undefined) ?? "45";
-  const minutes = Number(minutesText);
-  if (!Number.isFinite(minutes) || minutes <= 0 || minutes > 600) throw new UsageError(`--minutes must be a number of minutes above 0 and at most 600, not "${minutesText}"`);
+  const sprint = args.flags.has("sprint");
+  if (sprint && (kataArg !== undefined || args.flags.has("level"))) throw new UsageError("--sprint takes katas 1-3 on their core tests: --kata and --level do not go with it");
+  if (!sprint && kataArg === undefined) throw new UsageError("which kata? for example: npm run interview -- --kata 1 (or the 20-minute round: --sprint)");
   const lang = ((args.flags.get("lang") as string | undefined) ?? "en") as Lang;
   if (lang !== "en" && lang !== "zh-CN") throw new UsageError(`--lang must be en or zh-CN, not "${lang}"`);
   const implSpec = (args.flags.get("impl") as string | undefined) ?? "katas";
@@ -70,44 +144,55 @@ async function run(argv: string[]): Promise<number> {
     throw new UsageError((error as Error).message);
   }
   const manifest = loadManifest();
-  const entry = manifest?.katas[kata.id];
-  if (!manifest || !entry) throw new UsageError(`spec/manifest.json has no ${kata.id}`);
-  const chosen = parseLevels(args.flags.get("level"));
-  const levels = chosen ?? [...LEVELS];
-  const only = chosen ? chooseTests(manifest, [kata], undefined, false, chosen).get(kata.id) : undefined;
+  if (!manifest) throw new UsageError("spec/manifest.json is missing");
+  const minutesText = args.flags.get("minutes") as string | undefined;
+  const shape = sprint ? sprintShape(manifest, minutesText, lang) : kataShape(manifest, kataArg!, args.flags.get("level"), minutesText, lang);
+  const { minutes, tracks } = shape;
 
   const started = Date.now();
-  const session = openSession({ kata: kata.id, kataNumber: kata.number, startedAt: new Date(started).toISOString(), minutes, levels, lang }, (args.flags.get("out") as string | undefined) ?? INTERVIEW_ROOT);
-  for (const line of planLines(kata.id, levels, minutes, lang)) console.log(line);
+  const session = openSession({ kata: shape.title, ...(shape.kataNumber ? { kataNumber: shape.kataNumber } : {}), ...(sprint ? { sprint } : {}), startedAt: new Date(started).toISOString(), minutes, series: shape.series, lang }, (args.flags.get("out") as string | undefined) ?? INTERVIEW_ROOT);
+  for (const line of shape.planLines) console.log(line);
   // Hints read before the session are not this session's.
-  const hintsBefore = readHintState()[kata.id] ?? 0;
-  const hintsSeen = () => Math.max(0, (readHintState()[kata.id] ?? 0) - hintsBefore);
+  const hintsOf = () => tracks.reduce((n, t) => n + (readHintState()[t.kata.id] ?? 0), 0);
+  const hintsBefore = hintsOf();
+  const hintsSeen = () => Math.max(0, hintsOf() - hintsBefore);
   const record = (point: Omit<SessionPoint, "atMs" | "hints">) => session.record({ atMs: Date.now() - started, hints: hintsSeen(), ...point });
-
-  // watch underneath, in a process group of its own so that the whole of it stops with the session.
-  const watchArgs = ["--import", "tsx", join(PROJECT_ROOT, "scripts", "watch.ts"), String(kata.number), "--impl", implRoot, "--events", ...(chosen ? ["--level", levelsFlag(chosen)] : [])];
-  const watcher: ChildProcess = spawn(process.execPath, watchArgs, { cwd: process.cwd(), stdio: ["ignore", "pipe", "inherit"], detached: true, env: process.env });
   const left = () => started + minutes * 60_000 - Date.now();
-  createInterface({ input: watcher.stdout! }).on("line", (line) => {
-    const event = parseEvent(line);
-    if (!event) return void console.log(line);
-    // A quick answer leaves slow tests out: only a full answer is a point of the session.
-    if (event.pending > 0) return;
-    record({ levels: event.levels, passing: event.passing, total: event.total });
-    const shown = levels.map((l) => `${l} ${event.levels[l] ?? "-"}`).join(" · ");
-    console.log(lang === "zh-CN" ? `  ⏱ 剩余 ${clock(left())} · ${shown}` : `  ⏱ ${clock(left())} left · ${shown}`);
+
+  // watch underneath, once per kata, each in a process group of its own so that the whole of it stops with the session.
+  const latest = new Map<string, AnswerEvent>();
+  const watchers = tracks.map((track): ChildProcess => {
+    const watchArgs = ["--import", "tsx", join(PROJECT_ROOT, "scripts", "watch.ts"), String(track.kata.number), "--impl", implRoot, "--events", ...track.watchFlags];
+    const watcher = spawn(process.execPath, watchArgs, { cwd: process.cwd(), stdio: ["ignore", "pipe", "inherit"], detached: true, env: process.env });
+    createInterface({ input: watcher.stdout! }).on("line", (line) => {
+      const event = parseEvent(line);
+      if (!event) return void console.log(line);
+      // A quick answer leaves slow tests out: only a full answer is a point of the session.
+      if (event.pending > 0) return;
+      latest.set(track.kata.id, event);
+      const scores = shape.scores(latest);
+      const answered = [...latest.values()];
+      const passing = answered.reduce((n, e) => n + e.passing, 0);
+      const total = tracks.reduce((n, t) => n + (latest.get(t.kata.id)?.total ?? t.only?.size ?? t.entry.tests.length), 0);
+      record({ scores, passing, total });
+      const shown = shape.series.map((key) => `${key} ${scores[key] ?? "-"}`).join(" · ");
+      console.log(lang === "zh-CN" ? `  ⏱ 剩余 ${clock(left())} · ${shown}` : `  ⏱ ${clock(left())} left · ${shown}`);
+    });
+    return watcher;
   });
 
   // SIGTERM, not SIGKILL: watch's exit handler then stops its warm runner, which has a process
   // group of its own (a SIGKILL left it running, watching a folder nobody saves any more).
-  const stopWatcher = () => {
-    try {
-      if (watcher.pid) process.kill(-watcher.pid, "SIGTERM");
-    } catch {
-      // already gone
+  const stopWatchers = () => {
+    for (const watcher of watchers) {
+      try {
+        if (watcher.pid) process.kill(-watcher.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
     }
   };
-  process.on("exit", stopWatcher);
+  process.on("exit", stopWatchers);
 
   let interruptedAt: number | undefined;
   const reason = await new Promise<"time" | "interrupt">((resolve) => {
@@ -127,23 +212,31 @@ async function run(argv: string[]): Promise<number> {
     };
     for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, interrupt);
   });
-  stopWatcher();
+  stopWatchers();
   console.log(reason === "time" ? (lang === "zh-CN" ? "\n时间到。最终评分中……" : "\nTime is up. Final grade...") : lang === "zh-CN" ? "\n已中断。最终评分中……" : "\nInterrupted. Final grade...");
 
   // The closing grade: the grader's own way, sealed, whatever watch last said.
   const workDir = mkdtempSync(join(tmpdir(), "tuk-interview-"));
-  let run;
+  let runs;
   try {
-    run = await gradeKata(kata, entry, { implRoot, seed: Math.floor(Math.random() * 2 ** 31), timeoutMs: 60_000, workDir, includeBank: false, ...(only ? { only } : {}) });
+    runs = await gradeKatas(tracks.map((t) => ({ kata: t.kata, manifest: t.entry, ...(t.only ? { only: t.only } : {}) })), { implRoot, seed: Math.floor(Math.random() * 2 ** 31), timeoutMs: 60_000, workDir, includeBank: false });
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
-  const [figures] = score([run]).katas;
-  const percentOf = (level: Level) => (Number.isNaN(percent(figures.levels[level])) ? null : percent(figures.levels[level]));
-  record({ levels: Object.fromEntries(levels.map((l) => [l, percentOf(l)])), passing: figures.tally.passed, total: figures.tally.total, final: true });
+  const scores = score(runs);
+  const value = (n: number) => (Number.isNaN(n) ? null : n);
+  const finalScores = sprint
+    ? Object.fromEntries(scores.katas.map((k) => [k.kata, value(k.score)]))
+    : Object.fromEntries(shape.series.map((l) => [l, value(percent(scores.katas[0].levels[l as Level]))]));
+  const passed = scores.katas.reduce((n, k) => n + k.tally.passed, 0);
+  const total = scores.katas.reduce((n, k) => n + k.tally.total, 0);
+  record({ scores: finalScores, passing: passed, total, final: true });
 
-  const failing = inTeachingOrder(run.tests.filter((t) => t.status !== "pass")).map((t) => t.name);
-  const summary = { meta: session.meta, points: session.points(), plan: deadlines(kata.id, levels), failing, questions: followUpQuestions(kata.number, lang), problems: run.problems, ended: reason === "interrupt" ? { by: "interrupt" as const, atMs: interruptedAt ?? Date.now() - started } : { by: "time" as const } };
+  const failing = runs.flatMap((run) => inTeachingOrder(run.tests.filter((t) => t.status !== "pass")).map((t) => (sprint ? `${run.kata.id} > ${t.name}` : t.name)));
+  // The sprint's follow-ups: each scheme's first question, the one that asks what its minimal code leaves out.
+  const questions = sprint ? tracks.flatMap((t) => followUpQuestions(t.kata.number, lang).slice(0, 1)) : followUpQuestions(tracks[0].kata.number, lang);
+  const problems = runs.flatMap((run) => run.problems.map((p) => (sprint ? `${run.kata.id}: ${p}` : p)));
+  const summary = { meta: session.meta, points: session.points(), plan: shape.plan, failing, questions, problems, ended: reason === "interrupt" ? { by: "interrupt" as const, atMs: interruptedAt ?? Date.now() - started } : { by: "time" as const } };
   console.log(`\n${terminalSummary(summary)}`);
   const html = join(session.dir, "report.html");
   writeFileSync(html, htmlSummary(summary));

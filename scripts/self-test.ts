@@ -16,6 +16,7 @@ import { gradeKatas } from "./lib/grader/run-kata.ts";
 import { untrusted } from "./lib/grader/integrity.ts";
 import { detectConfinement, LEVEL_WORDS, type ConfinementLevel } from "../spec/support/sandbox/confinement.ts";
 import { splitTag } from "./lib/grader/test-result.ts";
+import { SPRINT, SPRINT_MINUTES } from "./lib/sprint.ts";
 import { hashFiles, loadManifest, type KataManifest, type ManifestTest } from "./lib/grader/manifest.ts";
 
 const SELF_TEST_FLAGS: Record<string, FlagSpec> = {
@@ -62,7 +63,8 @@ interface GradeReport {
   status: string;
   score: number;
   x_seed: number;
-  tests: Array<{ name: string; status: string; message: string | null; x_kata: string }>;
+  tests: Array<{ name: string; status: string; message: string | null; x_kata: string; x_core?: boolean }>;
+  x_core_only?: boolean;
   x_katas: Array<{
     kata: string;
     score: number;
@@ -182,7 +184,12 @@ const allChecks: Check[] = [
         for (const t of entry.bank) if (!TAG_PATTERN.test(t.name)) problems.push(`${kata}: untagged bank test: ${t.name}`);
         const names = [...entry.tests, ...entry.bank].map((t) => t.name);
         for (const dup of names.filter((n, i) => names.indexOf(n) !== i)) problems.push(`${kata}: two tests share the name "${dup}"`);
+        // The sprint's katas each have a handful of core tests, all visible: a candidate rehearses on them.
+        const core = entry.tests.filter((t) => splitTag(t.name).core).length;
+        if (SPRINT.some((s) => s.kata === kata) && (core < 4 || core > 8)) problems.push(`${kata}: ${core} core tests; the sprint wants 4 to 8`);
+        for (const t of entry.bank) if (splitTag(t.name).core) problems.push(`${kata}: a bank test marked core (the sprint's tests are visible): ${t.name}`);
       }
+      if (SPRINT.reduce((n, s) => n + s.minutes, 0) !== SPRINT_MINUTES) problems.push(`the sprint's schemes do not add up to its ${SPRINT_MINUTES} minutes`);
       return problems;
     },
   },
@@ -238,6 +245,7 @@ const allChecks: Check[] = [
   ...probeChecks(),
   ...honestChecks(),
   ...hardCodedChecks(),
+  minimalCheck(),
 ];
 
 interface KnownBad {
@@ -537,7 +545,7 @@ const INSPECTOR_PORT = 9229;
 
 /**
  * Honest code the grader must never punish (spec/fixtures/honest/): the reference written with the
- * files and names earlier graders refused or flagged. Every kata scores 100, bank included, with
+ * files and names a suspicious grader might refuse or flag. Every kata scores 100, bank included, with
  * no refusal and no note.
  */
 function honestChecks(): Check[] {
@@ -563,6 +571,33 @@ function honestChecks(): Check[] {
   }));
 }
 
+
+/**
+ * Code written the way the 20-minute round writes it (spec/fixtures/minimal/): it must pass every
+ * core test of the sprint's katas, or the sprint asks for more than the round can hold; and it
+ * must not pass their L1 stage, or the core tests would be the stage itself.
+ */
+function minimalCheck(): Check {
+  const dir = join(PROJECT_ROOT, "spec", "fixtures", "minimal");
+  const numbers = SPRINT.map((s) => katas.find((k) => k.id === s.kata)?.number).join(",");
+  return {
+    name: "minimal fixture: round-style code passes every core test of the sprint's katas, and not their L1 stage",
+    cost: 4,
+    async run() {
+      const core = await grade("minimal-core", ["--impl", dir, "--kata", numbers, "--core", ...ONE_TEST_PROCESS]);
+      const l1 = await grade("minimal-l1", ["--impl", dir, "--kata", numbers, "--level", "1", ...ONE_TEST_PROCESS]);
+      const problems = [...core.problems, ...l1.problems];
+      if (!core.report || !l1.report) return problems;
+      if (core.report.x_core_only !== true) problems.push("a --core grade's results.json does not say x_core_only");
+      for (const t of core.report.tests) {
+        if (t.status !== "pass") problems.push(`core test not passed: ${t.name}: ${(t.message ?? "").split("\n")[0]}`);
+        if (t.x_core !== true) problems.push(`a --core grade graded a test not marked core: ${t.name}`);
+      }
+      for (const k of l1.report.x_katas) if (k.score === 100) problems.push(`${k.kata}: round-style code passes the whole L1 stage, so its core is no smaller than the stage`);
+      return problems.slice(0, 30);
+    },
+  };
+}
 
 interface HardCoded {
   kata: string;

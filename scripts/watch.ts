@@ -15,6 +15,7 @@ import { PROJECT_ROOT, resolveImplRoot } from "./lib/impl-root.ts";
 import { listKatas, selectKatas, type Kata } from "./lib/grader/katas.ts";
 import { loadManifest, type KataManifest } from "./lib/grader/manifest.ts";
 import { LEVEL_FLAG, levelsFlag, levelsNote, nextStage, parseLevels } from "./lib/grader/levels.ts";
+import { CORE_FLAG, CORE_NOTE } from "./lib/grader/core.ts";
 import { nextTest } from "./lib/grader/next-test.ts";
 import { chooseTests } from "./lib/grader/only.ts";
 import { levelTag, styleFor } from "./lib/grader/report-terminal.ts";
@@ -30,6 +31,7 @@ const FLAGS: Record<string, FlagSpec> = {
   impl: { value: true, valueName: "DIR", description: "code to watch: katas (default) or another checkout" },
   once: { value: false, description: "grade once and exit (no watching)" },
   level: LEVEL_FLAG,
+  core: CORE_FLAG,
   events: { value: false, description: "after each answer, one line \"@watch-answer {json}\" for tools (npm run interview)" },
 };
 
@@ -47,6 +49,8 @@ const style = styleFor(process.stdout);
 
 /** `--level`: the levels this watch grades alone, said on every answer; undefined for every level. */
 let levels: Level[] | undefined;
+/** `--core`: only the core tests, said on every answer. */
+let core = false;
 /** `--events`: each answer also as a line a tool reads (answer-event.ts). */
 let events = false;
 
@@ -89,7 +93,7 @@ function printAnswer(kata: Kata, tests: TestResult[], problems: string[], timing
   // The slow tests left to the full run passed or failed before; counted apart, the quick answer
   // does not read as a regression.
   const waiting = pending.size === 0 ? "" : `, ${pending.size} slow test${pending.size === 1 ? "" : "s"} still running`;
-  const stage = levels ? ` · ${levels.join(", ")} only` : "";
+  const stage = `${levels ? ` · ${levels.join(", ")} only` : ""}${core ? " · core only" : ""}`;
   lines.push(`\n${new Date().toLocaleTimeString()}  ${kata.id}: ${colour(`${passing} of ${tests.length} passing`)}${waiting}${stage} ${style.dim(`(${timing})`)}`);
   const changed = changes(tests, pending);
   if (changed) lines.push(style.dim(changed));
@@ -98,7 +102,9 @@ function printAnswer(kata: Kata, tests: TestResult[], problems: string[], timing
   const next = nextTest(tests, (t) => pending.has(t.name));
   if (!next) {
     const stageAfter = levels && nextStage(levels);
-    const done = !levels
+    const done = core
+      ? `  All core tests passing. Next stage: npm run watch -- ${kata.number} --level ${levelsFlag(levels ?? ["L1"])}`
+      : !levels
       ? "  All passing. Grade everything: npm run grade"
       : `  All ${levels.join(" and ")} tests passing. ${stageAfter ? `Next stage: npm run watch -- ${kata.number} --level ${levelsFlag(stageAfter)}` : "Grade everything: npm run grade"}`;
     lines.push(pending.size === 0 ? style.green(done) : style.dim("  No failure so far."));
@@ -143,7 +149,7 @@ export const main = (argv: string[]): Promise<number> => usageErrorsAsExit2("wat
 
 async function run(argv: string[]): Promise<number> {
   if (argv.includes("--help")) {
-    console.log(usage("npm run watch -- N [--impl DIR] [--once] [--level LIST] [--events]", "Re-grades kata N on every save: at once without the tests that were slow last time, then with all of them.", FLAGS));
+    console.log(usage("npm run watch -- N [--impl DIR] [--once] [--level LIST] [--core] [--events]", "Re-grades kata N on every save: at once without the tests that were slow last time, then with all of them.", FLAGS));
     return 0;
   }
   const args = parseArgs(argv, FLAGS);
@@ -162,9 +168,11 @@ async function run(argv: string[]): Promise<number> {
   const seed = Math.floor(Math.random() * 2 ** 31);
   levels = parseLevels(args.flags.get("level"));
   events = args.flags.has("events");
-  // The tests of the chosen levels (undefined: every test), run and counted alone, warm or cold.
-  const only = levels ? chooseTests({ support: {}, katas: { [kata.id]: manifest } }, [kata], undefined, false, levels).get(kata.id) : undefined;
+  core = args.flags.has("core");
+  // The tests of the chosen levels, core or not (undefined: every test), run and counted alone, warm or cold.
+  const only = levels || core ? chooseTests({ support: {}, katas: { [kata.id]: manifest } }, [kata], undefined, false, levels, core).get(kata.id) : undefined;
   if (levels) console.log(style.yellow(`! ${levelsNote(levels)}`));
+  if (core) console.log(style.yellow(`! ${CORE_NOTE}`));
 
   if (args.flags.has("once")) {
     await gradeCold(kata, manifest, implRoot, seed, only);

@@ -32,7 +32,7 @@ describe("the follow-up questions", () => {
 describe("the plan", () => {
   test("each stage is due when the stages before it and itself are done; stages past the session are said to be", () => {
     const plan = deadlines("01-regex-dispatch", ["L1", "L2", "L3"]);
-    expect(plan.map((d) => d.level)).toEqual(["L1", "L2", "L3"]);
+    expect(plan.map((d) => d.series)).toEqual(["L1", "L2", "L3"]);
     expect(plan[1].byMinute).toBeGreaterThan(plan[0].byMinute);
     expect(deadlines("01-regex-dispatch", ["L2"])[0].byMinute).toBeLessThan(plan[1].byMinute);
     const lines = planLines("01-regex-dispatch", ["L1", "L2"], plan[0].byMinute, "en");
@@ -52,13 +52,13 @@ describe("the plan", () => {
 
 describe("the report", () => {
   const summary: SessionSummary = {
-    meta: { kata: "01-regex-dispatch", kataNumber: 1, startedAt: "2026-12-01T00:00:00.000Z", minutes: 45, levels: ["L1", "L2", "L3"], lang: "en" },
+    meta: { kata: "01-regex-dispatch", kataNumber: 1, startedAt: "2026-12-01T00:00:00.000Z", minutes: 45, series: ["L1", "L2", "L3"], lang: "en" },
     points: [
-      { atMs: 60_000, levels: { L1: 20, L2: 0, L3: 0 }, passing: 5, total: 100, hints: 0 },
-      { atMs: 900_000, levels: { L1: 100, L2: 40, L3: 0 }, passing: 40, total: 100, hints: 1 },
-      { atMs: 2_700_000, levels: { L1: 100, L2: 60, L3: 10 }, passing: 60, total: 100, hints: 2, final: true },
+      { atMs: 60_000, scores: { L1: 20, L2: 0, L3: 0 }, passing: 5, total: 100, hints: 0 },
+      { atMs: 900_000, scores: { L1: 100, L2: 40, L3: 0 }, passing: 40, total: 100, hints: 1 },
+      { atMs: 2_700_000, scores: { L1: 100, L2: 60, L3: 10 }, passing: 60, total: 100, hints: 2, final: true },
     ],
-    plan: [{ level: "L1", byMinute: 30 }, { level: "L2", byMinute: 105 }, { level: "L3", byMinute: 135 }],
+    plan: [{ series: "L1", byMinute: 30 }, { series: "L2", byMinute: 105 }, { series: "L3", byMinute: 135 }],
     failing: ["2. The whitelist > a <script> name"],
     questions: ["Why <this>?"],
     problems: [],
@@ -70,7 +70,7 @@ describe("the report", () => {
 
   test("HTML: a line per level with every point, the plan's deadlines inside the session, hints, what fails, the questions, escaped", () => {
     const html = htmlSummary(summary);
-    for (const level of ["L1", "L2", "L3"]) expect(html).toMatch(new RegExp(`<polyline[^>]*data-level="${level}" data-points="3"`));
+    for (const level of ["L1", "L2", "L3"]) expect(html).toMatch(new RegExp(`<polyline[^>]*data-series="${level}" data-points="3"`));
     expect(html).toContain('data-deadline="L1"');
     expect(html, "L2's deadline is after the session's 45 minutes").not.toContain('data-deadline="L2"');
     expect(html).toContain('data-stage="L1" data-reached="900000"');
@@ -90,7 +90,7 @@ describe("the report", () => {
     expect(html).not.toContain("`");
     expect(htmlSummary(summary)).not.toContain('class="interrupted"');
     // All three at 0 at first: each line its own width and dash, so none hides another.
-    const styles = [...html.matchAll(/<polyline[^>]*stroke-width="([\d.]+)"(?: stroke-dasharray="([^"]+)")?[^>]*data-level="(L\d)"/g)].map((m) => `${m[1]}/${m[2] ?? ""}`);
+    const styles = [...html.matchAll(/<polyline[^>]*stroke-width="([\d.]+)"(?: stroke-dasharray="([^"]+)")?[^>]*data-series="(L\d)"/g)].map((m) => `${m[1]}/${m[2] ?? ""}`);
     expect(styles).toHaveLength(3);
     expect(new Set(styles).size).toBe(3);
   });
@@ -146,9 +146,9 @@ describe("a session, end to end", () => {
     expect(await untilNoProcessWithEnv(`KATA_IMPL=${join(run.root, "impl")}`, 10_000), "watch's warm runner, left running").toEqual([]);
     const dir = sessionDir(run.root);
     const points = readPoints(join(dir, "session.jsonl"));
-    expect(points.at(-1)).toMatchObject({ final: true, levels: { L1: 0 }, passing: 0, total: 22 });
+    expect(points.at(-1)).toMatchObject({ final: true, scores: { L1: 0 }, passing: 0, total: 22 });
     const html = readFileSync(join(dir, "report.html"), "utf8");
-    expect(html).toMatch(new RegExp(`data-level="L1" data-points="${points.length}"`));
+    expect(html).toMatch(new RegExp(`data-series="L1" data-points="${points.length}"`));
     expect(html).toContain("How do you know your parser is linear?");
   }, 120_000);
 
@@ -172,10 +172,10 @@ describe("a session, end to end", () => {
     expect(await untilNoProcessWithEnv(`KATA_IMPL=${join(run.root, "impl")}`, 10_000), "watch's warm runner, left running").toEqual([]);
     const dir = sessionDir(run.root);
     const points = readPoints(join(dir, "session.jsonl"));
-    expect(points.some((p) => !p.final && p.levels.L1 === 100), "watch's answer").toBe(true);
-    expect(points.at(-1)).toMatchObject({ final: true, levels: { L1: 100 }, passing: 22, total: 22 });
+    expect(points.some((p) => !p.final && p.scores.L1 === 100), "watch's answer").toBe(true);
+    expect(points.at(-1)).toMatchObject({ final: true, scores: { L1: 100 }, passing: 22, total: 22 });
     const html = readFileSync(join(dir, "report.html"), "utf8");
-    expect(html).toMatch(new RegExp(`data-level="L1" data-points="${points.length}"`));
+    expect(html).toMatch(new RegExp(`data-series="L1" data-points="${points.length}"`));
     expect(html).toMatch(/data-stage="L1" data-reached="\d+"/);
     expect(html).toContain("面试官接下来会问的问题");
     expect(html).toMatch(/<p class="interrupted" data-at="\d+">/);

@@ -15,7 +15,7 @@ Hint: Enable verbose mode in order to have the list of all failing values encoun
 
 describe("reading test results", () => {
   test("level and weight come from the trailing tag; untagged tests are flagged", () => {
-    expect(splitTag("1. parse > nested [L2 w3]")).toEqual({ name: "1. parse > nested", level: "L2", weight: 3, tagged: true });
+    expect(splitTag("1. parse > nested [L2 w3]")).toEqual({ name: "1. parse > nested", level: "L2", weight: 3, core: false, tagged: true });
     expect(splitTag("1. parse > nested").tagged).toBe(false);
     expect(taskIdOf("12. limits > x")).toBe(12);
     expect(taskIdOf("limits > x")).toBeUndefined();

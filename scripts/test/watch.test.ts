@@ -39,7 +39,7 @@ describe("npm run watch", () => {
     expect(quick.total).toBe(first.total);
     expect(quick.passing + quick.stillRunning).toBeLessThan(quick.total);
     // It already names the next failing test and its message.
-    expect(quick.text).toMatch(/\n\s+next: .+\[L\d w\d+\]\n\s+\S/);
+    expect(quick.text).toMatch(/\n\s+next: .+\[L\d w\d+( core)?\]\n\s+\S/);
     expect(quick.text).not.toContain("waiting for the full run");
     // It says what changed since the last full answer, among the tests it ran: some now fail.
     expect(quick.text).toMatch(/\n\s+since the last full answer: (\d+ now pass(es)?; )?\d+ now fails?: /);

@@ -1,6 +1,6 @@
 // Kata 1, task 5 of the README: the safe calculator and its tool.
 import { describe, expect } from "vitest";
-import { calculate, calculateTool, createRegistry, dispatch, parseToolCalls } from "@impl/01-regex-dispatch";
+import { BadArgumentsError, calculate, calculateTool, createRegistry, dispatch, parseToolCalls } from "@impl/01-regex-dispatch";
 import { l1, l2, l3 } from "../support/graded.ts";
 import { leakedPieces } from "../support/leaks.ts";
 
@@ -123,7 +123,7 @@ describe("5. The safe calculator: calculate and calculateTool", () => {
       expect(result.results.map((r) => r.value)).toEqual([14, 2]);
       expect(calculateTool.name).toBe("calculate");
       expect(calculateTool.params.map((p) => p.name)).toEqual(["expression"]);
-    });
+    }, { core: true });
 
     l2("an invalid expression or a non-string is bad_arguments; division by zero is a RangeError tool_error", () => {
       const registry = createRegistry([calculateTool]);
@@ -131,5 +131,47 @@ describe("5. The safe calculator: calculate and calculateTool", () => {
       expect(result.results.map((r) => r.error?.code ?? r.value)).toEqual(["bad_arguments", "bad_arguments", "bad_arguments", "tool_error", 42]);
       expect(result.results[3].error?.type).toBe("RangeError");
     });
+  });
+
+  l2("spaces and tabs around every token, parentheses included", () => {
+    expect(calculate(" ( 1 + 2 ) * 3 ")).toBe(9);
+    expect(calculate("\t2\t*\t(\t3\t)\t")).toBe(6);
+    expect(calculate("9 + 19")).toBe(28);
+  });
+
+  l2("% by zero is a RangeError even where NaN would vanish; * by zero is fine", () => {
+    expect(() => calculate("(5 % 0) ** 0")).toThrow(RangeError);
+    expect(calculate("2 * 0")).toBe(0);
+    expect(calculate("0 % 5")).toBe(0);
+  });
+
+  l2("calculate refuses anything that is not a string with a SyntaxError, string-like objects too", () => {
+    expect(calculate("12")).toBe(12);
+    for (const value of [12, null, undefined, ["12"], new String("12")]) {
+      expect(() => calculate(value as string), String(value)).toThrow(SyntaxError);
+    }
+  });
+
+  l2("calculateTool.run rejects bad input with a BadArgumentsError whose name is \"BadArgumentsError\"", () => {
+    expect(calculateTool.run({ expression: "2 * 3" })).toBe(6);
+    for (const expression of ["1 +", "x", 5, null, ["1"]]) {
+      let thrown: unknown;
+      try {
+        calculateTool.run({ expression });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, String(expression)).toBeInstanceOf(BadArgumentsError);
+      expect((thrown as Error).name).toBe("BadArgumentsError");
+    }
+  });
+
+  l2("no operator is glued to another: '5 -*2' is a SyntaxError", () => {
+    expect(() => calculate("5 -*2")).toThrow(SyntaxError);
+  });
+
+  l3("the depth limit counts nesting, not how many parentheses the expression has", () => {
+    expect(calculate(Array.from({ length: 150 }, () => "(1)").join(" + "))).toBe(150);
+    expect(calculate(Array.from({ length: 150 }, () => "-1").join(" - "))).toBe(148);
   });
 });

@@ -1,6 +1,6 @@
 // Kata 1, tasks 2 and 4 of the README: the whitelist registry and dispatch.
 import { describe, expect } from "vitest";
-import { BadArgumentsError, createRegistry, dispatch, type ToolDefinition } from "@impl/01-regex-dispatch";
+import { BadArgumentsError, createRegistry, dispatch, type ToolDefinition, type Value } from "@impl/01-regex-dispatch";
 import { l1, l2, l3 } from "../support/graded.ts";
 import { leakedPieces } from "../support/leaks.ts";
 import { optionalParams, sliceOf, spyTool } from "./helpers.ts";
@@ -15,6 +15,9 @@ const throwing = (name: string, thrown: () => unknown): ToolDefinition => ({
   },
 });
 
+/** A tool whose name may be any value: for the rule that only a primitive string is a name. */
+const toolNamed = (name: unknown) => ({ name: name as string, params: [], run: () => "ran" });
+
 describe("2. The whitelist: createRegistry", () => {
   l1("lookup finds a registered tool by its name", () => {
     const tool = weather();
@@ -22,7 +25,7 @@ describe("2. The whitelist: createRegistry", () => {
     expect(registry.lookup("get_weather")).toBe(tool);
     expect(registry.lookup("math.factorial")?.name).toBe("math.factorial");
     expect(registry.lookup("get_time")).toBeUndefined();
-  });
+  }, { core: true });
 
   l2("names are trimmed and case-folded, on registration and on lookup", () => {
     const tool = spyTool("  Get_Weather\t");
@@ -63,6 +66,23 @@ describe("2. The whitelist: createRegistry", () => {
     expect(result.results.map((r) => r.ok), "rule: the marker's name is looked up as any name").toEqual([true]);
     expect(tool.calls, "rule: the tool ran once").toEqual([{ city: "Oslo" }]);
   });
+
+  l2("createRegistry throws an Error for a tool name that is not a (primitive) string", () => {
+    expect(createRegistry([toolNamed("calc")]).names(), "a primitive string is a name").toEqual(["calc"]);
+    for (const name of [42, undefined, null, ["calc"], new String("calc")]) {
+      expect(() => createRegistry([toolNamed(name)]), `rule: only a primitive string is a name: ${String(name)}`).toThrow(Error);
+    }
+  });
+
+  l2("lookup of anything that is not a string is undefined, never a throw", () => {
+    const calc = toolNamed("calc");
+    const registry = createRegistry([calc]);
+    expect(registry.lookup("calc"), "a string is looked up").toBe(calc);
+    for (const name of [42, undefined, null, {}, ["calc"], new String("calc")]) {
+      expect(() => registry.lookup(name as string), `rule: lookup never throws: ${String(name)}`).not.toThrow();
+      expect(registry.lookup(name as string), `rule: lookup of a non-string is undefined: ${String(name)}`).toBeUndefined();
+    }
+  });
 });
 
 describe("4. Dispatch", () => {
@@ -84,7 +104,7 @@ describe("4. Dispatch", () => {
       expect(tool.calls).toEqual([{ city: "北京", date: "今天" }]);
       expect(result.results).toHaveLength(1);
       expect(result.results[0]).toMatchObject({ ok: true, value: "sunny", call: { name: "get_weather" } });
-    });
+    }, { core: true });
 
     l1("the text around a call comes back as prose", () => {
       const text = `Let me check. get_weather(city="Oslo") One moment.`;
@@ -117,7 +137,7 @@ describe("4. Dispatch", () => {
       expect(result.results.map((r) => r.error?.code ?? "ok")).toEqual(["unknown_tool", "ok"]);
       expect(result.results[0].call?.name).toBe("get_wether");
       expect(tool.calls).toEqual([{ city: "y" }]);
-    });
+    }, { core: true });
 
     l3("constructor(), __proto__(), toString() and friends are unknown tools, in every format", () => {
       const tool = weather();
@@ -299,5 +319,22 @@ describe("4. Dispatch", () => {
       expect(result.results[0].error).toMatchObject({ type: "object", message: "" });
       expect(after.calls).toHaveLength(1);
     });
+  });
+
+  l2("results are sorted by position: a parse error before a call comes first", () => {
+    const ok = spyTool("ok", optionalParams("x"));
+    const r = dispatch('TOOL_CALL: {"name": 1}\nthen ok(2)', createRegistry([ok]));
+    expect(r.results.map((x) => [x.call?.name ?? null, x.ok, x.error?.code])).toEqual([
+      [null, false, "parse_error"],
+      ["ok", true, undefined],
+    ]);
+  });
+
+  l2("a tool receives its bound arguments as plain data: own, enumerable, writable, configurable keys", () => {
+    const ok = spyTool("ok", optionalParams("x", "y"));
+    dispatch("ok([1], y={z: 2})", createRegistry([ok]));
+    expect(ok.calls).toHaveLength(1);
+    const plain = (value: Value) => ({ value, enumerable: true, writable: true, configurable: true });
+    expect(Object.getOwnPropertyDescriptors(ok.calls[0])).toEqual({ x: plain([1]), y: plain({ z: 2 }) });
   });
 });

@@ -57,7 +57,7 @@ export const optionalParams = (...names: string[]) => names.map((name) => ({ nam
  * one of wall times (a run that waited counted as a slow one). Each size is run once, and a step
  * that fails is measured again, up to 3 times, since a garbage collection of the many calls a
  * mebibyte holds can still land in any one run; a quadratic step fails every time. (Three runs of
- * every size, best kept, used to be most of a grade's test time, for no verdict a re-measured
+ * every size, best kept, would be most of a grade's test time, for no verdict a re-measured
  * failure does not give.) Growing step by step makes a quadratic parser fail within a second or
  * so instead of hanging on the mebibyte.
  */

@@ -1,12 +1,17 @@
 // Kata 1, tasks 1, 3 and 6 of the README: finding calls, calls that cannot be read, speed.
 import { describe, expect } from "vitest";
-import { parseToolCalls } from "@impl/01-regex-dispatch";
+import { parseToolCalls, type Value } from "@impl/01-regex-dispatch";
 import { l1, l2, l3 } from "../support/graded.ts";
 import { leakedPieces } from "../support/leaks.ts";
 import { brief, expectLinear, onlyCall, sliceOf } from "./helpers.ts";
 import { objectOf } from "./arbitraries.ts";
 
 const only = onlyCall;
+/** The calls of `text`, as [name, args, kwargs]. */
+const calls = (text: string) => parseToolCalls(text).calls.map((c) => [c.name, c.args, c.kwargs]);
+/** `text` holds no call and no error, and comes back as the prose. */
+const prose = (text: string, rule?: string) =>
+  expect(parseToolCalls(text), rule === undefined ? JSON.stringify(text) : `${rule}: ${JSON.stringify(text)}`).toEqual({ calls: [], errors: [], prose: text });
 
 describe("1. Finding calls: parseToolCalls", () => {
   describe("formats", () => {
@@ -26,7 +31,7 @@ describe("1. Finding calls: parseToolCalls", () => {
       expect(brief(only(`search("tea", limit = 3, lang="zh",)`))).toEqual({
         name: "search", args: ["tea"], kwargs: { limit: 3, lang: "zh" },
       });
-    });
+    }, { core: true });
 
     l1("a call with no arguments", () => {
       expect(brief(only("Let me look: list_files() now."))).toEqual({ name: "list_files", args: [], kwargs: {} });
@@ -114,7 +119,7 @@ describe("1. Finding calls: parseToolCalls", () => {
         expect(result).toEqual({ calls: [], errors: [], prose: text });
         expect(result.prose).toBe(text);
       }
-    });
+    }, { core: true });
 
     l1("prose before and after a call; the span is the call itself", () => {
       const text = `Sure! get_weather(city="Oslo") Then I will answer.`;
@@ -247,13 +252,209 @@ describe("1. Finding calls: parseToolCalls", () => {
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
   });
+
+  l2("a name is identifiers joined by single dots: no empty segment, no segment starting with a digit", () => {
+    expect(calls("a..b(1) and .c(2) and x.0a(3) y.9b(4) 0c(5)")).toEqual([]);
+    expect(calls("m.a0(1) n._9(2)")).toEqual([
+      ["m.a0", [1], {}],
+      ["n._9", [2], {}],
+    ]);
+  });
+
+  l2("whitespace includes \\r and U+3000; a bare word ends at a line break", () => {
+    expect(brief(only("f(1,\r\n\u30002)"))).toEqual({ name: "f", args: [1, 2], kwargs: {} });
+    expect(calls("f(a\nb)")).toEqual([]);
+    expect(calls("f(a\rb)")).toEqual([]);
+  });
+
+  l2("a bare word may not contain （ [ { ” : such a list is prose, read again from the bare word", () => {
+    expect(calls("f(a（b)")).toEqual([["a", ["b"], {}]]);
+    expect(calls("f(a[b)")).toEqual([]);
+    expect(calls("f(a{b)")).toEqual([]);
+    expect(calls("f(a”b)")).toEqual([]);
+  });
+
+  l2("escapes: \\b \\f \\v \\0, and \\u{...} up to U+10FFFF with its closing brace", () => {
+    expect(only('f("\\b\\f\\v\\0", "\\u{10FFFF}")').args).toEqual(["\b\f\v\0", "\u{10FFFF}"]);
+    expect(calls('f("\\u{110000}")')).toEqual([]);
+    expect(calls('f("\\u{0000410")')).toEqual([]);
+    expect(calls('f("\\u{00000041}")')).toEqual([]);
+  });
+
+  l2("\\u{...} holds 1 to 6 hex digits: 6 read, 7 make the list invalid even with the brace", () => {
+    expect(only('f("\\u{000041}", "\\u{1}")').args).toEqual(["A", "\u0001"]);
+    prose('f("\\u{0000041}") then');
+  });
+
+  l2("an empty argument is empty even with whitespace in it: f(1, , 2) and f( , ) are prose", () => {
+    expect(only("f(1 , 2 ,)").args).toEqual([1, 2]);
+    for (const text of ["f(1, , 2)", "f( , )", "f(a=1,\u3000,b=2)", "f(\n,\n)"]) prose(text);
+  });
+
+  l2("a pythonic list may end with one trailing comma: still a list, cut whole; two commas are not a list", () => {
+    const r = parseToolCalls("[a(1), b(2),] x");
+    expect(r.calls.map((c) => [c.name, c.syntax, c.span])).toEqual([
+      ["a", "list", { start: 1, end: 5 }],
+      ["b", "list", { start: 7, end: 11 }],
+    ]);
+    expect(r.prose).toBe(" x");
+    expect(parseToolCalls("[a(1) ,\n]").calls.map((c) => c.syntax)).toEqual(["list"]);
+    expect(parseToolCalls("[a(1) ,\n]").prose).toBe("");
+    const twice = parseToolCalls("[a(1),,]");
+    expect(twice.calls.map((c) => [c.name, c.syntax])).toEqual([["a", "call"]]);
+    expect(twice.prose).toBe("[,,]");
+  });
+
+  l2("parsed objects are plain data: own, enumerable, writable, configurable keys (__proto__ too)", () => {
+    const plain = (value: Value) => ({ value, enumerable: true, writable: true, configurable: true });
+    const call = parseToolCalls('f({a: 1, "__proto__": [2]}, k={b: 3})').calls[0];
+    const object = call.args[0] as Record<string, Value>;
+    expect(Object.getOwnPropertyDescriptor(object, "a")).toEqual(plain(1));
+    expect(Object.getOwnPropertyDescriptor(object, "__proto__")).toEqual(plain([2]));
+    expect(Object.getOwnPropertyDescriptor(call.kwargs, "k")).toEqual(plain({ b: 3 }));
+    const marker = parseToolCalls('TOOL_CALL: {"name": "f", "arguments": {"q": "s"}}').calls[0];
+    expect(Object.getOwnPropertyDescriptor(marker.kwargs, "q")).toEqual(plain("s"));
+  });
+
+  l2("a bad \\x escape makes the list invalid: prose, not a parse error", () => {
+    for (const text of ['f("\\xZZ") then', 'f("\\xZ1") then', 'f("\\x4g") then', 'f("\\xg4") then']) prose(text);
+  });
+
+  l2("bare words: a number only when the whole word has the documented shape and is finite", () => {
+    expect(only("f(.25, 1.e2, -1.5e-3, .55)").args).toEqual([0.25, 100, -0.0015, 0.55]);
+    expect(only("f(0x10, 0b1, 1e999, Infinity, 1e)").args).toEqual(["0x10", "0b1", "1e999", "Infinity", "1e"]);
+  });
+
+  l2("objects: bare keys stop at ：, a key needs : or ： after it, and a key is never empty", () => {
+    expect(only("f({a：1, b: 2})").args).toEqual([{ a: 1, b: 2 }]);
+    expect(calls("f({a =1})")).toEqual([]);
+    expect(calls("f({: 1})")).toEqual([]);
+    expect(calls("f(=1)")).toEqual([]);
+  });
+
+  l2("arrays and objects: items are separated by commas only", () => {
+    expect(only('f(["a", "b"], {x: 1, y: [2, 3]})').args).toEqual([["a", "b"], { x: 1, y: [2, 3] }]);
+    expect(calls('f(["a"x])')).toEqual([]);
+  });
+
+  l2("a keyword value is read after the =; a value that is not a key is positional", () => {
+    expect(calls("x=f([1])")).toEqual([["f", [[1]], {}]]);
+  });
+
+  l2("a list needs commas between its calls; otherwise the brackets are prose and the calls plain calls", () => {
+    const r = parseToolCalls("[a(1) b(2)]");
+    expect(r.calls.map((c) => [c.name, c.syntax])).toEqual([
+      ["a", "call"],
+      ["b", "call"],
+    ]);
+    expect(r.prose).toBe("[ ]");
+    expect(parseToolCalls("[a(1) xb(2)]").calls.map((c) => [c.name, c.syntax])).toEqual([
+      ["a", "call"],
+      ["xb", "call"],
+    ]);
+  });
+
+  l2("an argument list that goes wrong: scanning goes on from where it went wrong, not from the parenthesis", () => {
+    prose('f("h(1)", (2))');
+  });
+
+  l2("TOOL_CALL: tabs before the colon; without a colon it is prose; another word with a colon is prose", () => {
+    expect(parseToolCalls('TOOL_CALL\t: {"name": "f"}').calls.map((c) => [c.name, c.syntax])).toEqual([["f", "marker"]]);
+    prose('TOOL_CALL {"name": "f"}');
+    prose('TOOL_CALL x{"name": "f"}');
+    prose('note: {"a": 1}');
+  });
+
+  l2("objects nest at most 64 deep too; the error ends where the limit was hit", () => {
+    const deep = (n: number) => `f(${"{a:".repeat(n)}1${"}".repeat(n)})`;
+    expect(parseToolCalls(deep(64)).calls).toHaveLength(1);
+    const r = parseToolCalls(`${deep(65)} g(2)`);
+    expect(r.calls.map((c) => [c.name, c.args])).toEqual([["g", [2]]]);
+    // The 65th "{" is at 2 + 64 * 3.
+    expect(r.errors.map((e) => [e.name, e.span])).toEqual([["f", { start: 0, end: 194 }]]);
+  });
+
+  l3("too deep: the error runs from the name to where the limit was hit, and scanning goes on from there", () => {
+    const text = `f(${"[".repeat(65)}1${"]".repeat(65)}) g(2)`;
+    const r = parseToolCalls(text);
+    expect(r.errors.map((e) => [e.name, e.span])).toEqual([["f", { start: 0, end: 66 }]]);
+    expect(r.calls.map((c) => [c.name, c.args])).toEqual([["g", [2]]]);
+  });
+
+  l2("code fences: indented fence lines count; blocks of only calls are cut whole, the others stay", () => {
+    expect(parseToolCalls('  ```python\n\tget_weather(city="x")\n\t```\nafter').prose).toBe("\nafter");
+    expect(parseToolCalls("```\nhello\n```\ntext\n```\nf(1)\n```\nend").prose).toBe("```\nhello\n```\ntext\n\nend");
+    expect(parseToolCalls("```\nf(1)\n```\n```\ng(2)\n```").prose).toBe("\n");
+    expect(parseToolCalls("g(0)\n```\nf(1)\n```").prose).toBe("\n");
+    expect(parseToolCalls("```\nf(1)\n```\ng(2)").prose).toBe("\n");
+  });
+
+  l2("code fences: a block is cut only when whole calls are all it holds", () => {
+    // A call on the opening fence line is not inside the block.
+    expect(parseToolCalls("```f(1)\n```").prose).toBe("```\n```");
+    // A call whose string runs past the next fence line is not inside that block either.
+    expect(parseToolCalls('```\nf("a\n```\nb")\n```').prose).toBe("```\n\n```");
+    // A block of prose after the last call stays, whole.
+    expect(parseToolCalls("f(1)\n```\nhello\n```").prose).toBe("\n```\nhello\n```");
+  });
+
+  l2("code fences: a block with no call in it (empty, or only whitespace) stays in the prose", () => {
+    expect(parseToolCalls("f(1)\n```\n```").prose).toBe("\n```\n```");
+    expect(parseToolCalls("f(1)\n```\n \t\n```\ng(2)").prose).toBe("\n```\n \t\n```\n");
+    expect(parseToolCalls("```\n```\n```\ng(2)\n```").prose).toBe("```\n```\n");
+  });
+
+  l2("code fences: a line feed then a lone carriage return are two line breaks, so the fence line after them still counts", () => {
+    expect(parseToolCalls("```\nf(1)\n\r```").prose).toBe("");
+    expect(parseToolCalls("```\r\rf(1)\r\n\r```\nx").prose).toBe("\nx");
+  });
+
+  l2("code fences: a broken marker that goes wrong at a fence line's first backtick lies outside that line: the block is still cut", () => {
+    // Just before the block: the marker goes wrong at the opening fence line (a separator was due).
+    const before = parseToolCalls('TOOL_CALL: {"name": "f"\n```\ng(1)\n```');
+    expect(before.calls.map((c) => c.name)).toEqual(["g"]);
+    expect(before.errors.map((e) => [e.name, e.span.start])).toEqual([[null, 0]]);
+    expect(before.prose, "the block after the broken marker holds only g(1): cut whole").not.toContain("`");
+    expect(before.prose.trim()).toBe("");
+    // Inside the block: it goes wrong at the closing fence line, so it lies wholly between the two.
+    const inside = parseToolCalls('```\nTOOL_CALL: {"name": "f"\n```\nafter');
+    expect(inside.calls).toEqual([]);
+    expect(inside.errors.map((e) => [e.name, e.span.start])).toEqual([[null, 4]]);
+    expect(inside.prose).toBe("\nafter");
+  });
+
+  l2("a pythonic list may hold whitespace, line breaks too, right after its [ and before its ]", () => {
+    const r = parseToolCalls("[ a(1) ] and [\n  b(2),\n  c(3)\n] end");
+    expect(r.calls.map((c) => [c.name, c.syntax])).toEqual([
+      ["a", "list"],
+      ["b", "list"],
+      ["c", "list"],
+    ]);
+    expect(r.prose).toBe(" and  end");
+  });
+
+  l2("whitespace is allowed before an object's colon and before a comma or closing bracket (JSON written with spaces works)", () => {
+    expect(only('f({a : 1, "b"\t：2 , c\n:[1 ,"x" ,] }, [ {} , [] ])').args).toEqual([{ a: 1, b: 2, c: [1, "x"] }, [{}, []]]);
+    const marker = parseToolCalls('TOOL_CALL: {"name" : "f" , "arguments" : {"x" : [1 , 2] } }');
+    expect(marker.calls.map((c) => [c.name, c.kwargs, c.syntax])).toEqual([["f", { x: [1, 2] }, "marker"]]);
+    expect(marker.prose).toBe("");
+  });
+
+  l2("a key without its colon or an item without its separator makes the list invalid: prose, not a parse error", () => {
+    expect(only('f({"a": ["x", 1]})').args).toEqual([{ a: ["x", 1] }]);
+    for (const text of ["f({a =1}) x", "f({a(1): 2}) x", 'f({"a" 1}) x', 'f(["a"x]) y', "f([[1] 2]) y"]) prose(text);
+  });
+
+  l2("a bad \\x or \\u escape goes wrong at its wrong digit even when the text ends right after it: prose, not a truncated call", () => {
+    for (const text of ['f("\\xZ', 'f("\\x4Z', 'f("\\u12G', 'f(a="\\uZ']) prose(text);
+    // Too few digits, all of them hex, and then the end of the text: the model was cut off.
+    const cut = parseToolCalls('f("\\x4');
+    expect(cut.calls).toEqual([]);
+    expect(cut.errors.map((e) => [e.name, e.span])).toEqual([["f", { start: 0, end: 6 }]]);
+  });
 });
 
 describe("1. Finding calls: whitespace, quotes, and where reading stops", () => {
-  /** `text` holds no call and no error, and comes back as the prose. */
-  const prose = (text: string, rule: string) =>
-    expect(parseToolCalls(text), `${rule}: ${JSON.stringify(text)}`).toEqual({ calls: [], errors: [], prose: text });
-
   l2("f( ) has no arguments: whitespace alone between the parentheses is an empty list", () => {
     for (const text of ["f( )", "f(\t\n)", "f(\u3000\r\n )"]) {
       expect(brief(only(text)), `rule: whitespace alone is no argument: ${JSON.stringify(text)}`).toEqual({ name: "f", args: [], kwargs: {} });
@@ -466,6 +667,21 @@ describe("3. Calls that cannot be read: parse errors", () => {
     const result = parseToolCalls(`f(${"[".repeat(65)}1${"]".repeat(65)})`);
     expect(result.calls).toEqual([]);
     expect(result.errors.map((e) => e.name)).toEqual(["f"]);
+  });
+
+  l2("a broken marker: a blank name, null arguments or non-object arguments are errors spanning the whole marker", () => {
+    for (const marker of ['TOOL_CALL: {"name": "  "}', 'TOOL_CALL: {"name": "f", "arguments": null}', 'TOOL_CALL: {"name": "f", "arguments": [1]}']) {
+      const r = parseToolCalls(`${marker} tail`);
+      expect(r.calls).toEqual([]);
+      expect(r.errors.map((e) => [e.name, e.span])).toEqual([[null, { start: 0, end: marker.length }]]);
+      expect(r.prose).toBe(" tail");
+    }
+  });
+
+  l2("nothing inside a broken marker is read as a call", () => {
+    const r = parseToolCalls('TOOL_CALL: {"name": "", "arguments": {"q": "h(1)"}}');
+    expect(r.calls).toEqual([]);
+    expect(r.errors).toHaveLength(1);
   });
 });
 

@@ -1,7 +1,8 @@
 // Tasks 5 and 6: narrow, opt-in coercion, and feedback a model can act on.
 import { describe, expect } from "vitest";
 import { formatFeedback, MAX_FEEDBACK_ERRORS, validate, type Schema, type ValidationError } from "@impl/02-schema-validation";
-import { l1, l2 } from "../support/graded.ts";
+import { l1, l2, l3 } from "../support/graded.ts";
+import { arraysAround, refChain } from "./helpers.ts";
 
 const numbers: Schema = {
   type: "object",
@@ -88,10 +89,45 @@ describe("5. Coerce, narrowly and only when asked", () => {
     expect(Object.getOwnPropertyDescriptor(value, "__proto__")?.value).toEqual({ polluted: "yes", n: 1 });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
+
+  l2("the errors are those of the coerced value: an allOf sibling sees the number", () => {
+    const r = validate({ allOf: [{ type: "integer" }, { maximum: 3 }] }, "5", { coerce: true });
+    expect(r.coercions, "rule: the integer branch coerces").toEqual([{ path: "", from: "5", to: 5 }]);
+    expect(r.errors.map((e) => [e.path, e.keyword, e.schemaPath]), "rule: the maximum branch sees 5").toEqual([["", "maximum", "/allOf/1/maximum"]]);
+    const nested = validate({ properties: { n: { maximum: 9, allOf: [{ type: "number" }] } } }, { n: "12" }, { coerce: true });
+    expect(nested.errors.map((e) => [e.path, e.keyword]), "rule: the holding schema's maximum sees the number too").toEqual([["/n", "maximum"]]);
+    expect(nested.value).toEqual({ n: 12 });
+  });
+
+  l2("coercion applies at the root; a path coerced twice is reported once; value is a copy even with nothing coerced", () => {
+    const root = validate({ type: "integer" }, "7", { coerce: true });
+    expect([root.value, root.coercions], "rule: the root is coerced too").toEqual([7, [{ path: "", from: "7", to: 7 }]]);
+    const twice = validate({ properties: { q: { type: "number", allOf: [{ type: "integer" }] } } }, { q: "3" }, { coerce: true });
+    expect(twice.coercions, "rule: one coercion per path").toEqual([{ path: "/q", from: "3", to: 3 }]);
+    const instance = { q: 3 };
+    const none = validate({ properties: { q: { type: "number" } } }, instance, { coerce: true });
+    expect(none.value, "rule: with coerce, value is a copy").not.toBe(instance);
+    expect(none.value).toEqual(instance);
+  });
+
+  l3("a depth error has no coercions and hands back the instance itself, with or without coerce", () => {
+    const deep = arraysAround("1", 101);
+    const r = validate({ type: "number" }, deep, { coerce: true });
+    expect(r.errors.map((e) => e.keyword), "rule: one depth error").toEqual(["depth"]);
+    expect([r.value === deep, r.coercions], "rule: value is the instance, coercions []").toEqual([true, []]);
+    const tooDeepToEvaluate = { $ref: "#/$defs/p0", $defs: refChain(600, { properties: { n: { type: "integer" } } }) };
+    const args = { n: "5" };
+    const e = validate(tooDeepToEvaluate, args, { coerce: true });
+    expect(e.errors.map((x) => x.keyword), "rule: the evaluation depth error").toEqual(["depth"]);
+    expect([e.value === args, e.coercions], "rule: value is the instance, coercions []").toEqual([true, []]);
+  });
 });
 
 describe("6. Feedback for the model", () => {
   const errorsFor = (schema: Schema, data: unknown) => validate(schema, data).errors;
+  /** `n` type errors, at /a0, /a1, ... */
+  const typeErrors = (n: number): ValidationError[] =>
+    Array.from({ length: n }, (_, i) => ({ path: `/a${i}`, keyword: "type", message: `expected string, got ${i}`, schemaPath: `/properties/a${i}/type` }));
 
   l1("one line per error: the argument, what was expected, what was got", () => {
     const errors = errorsFor({ properties: { date: { type: "string", format: "date" } } }, { date: 42 });
@@ -100,7 +136,7 @@ describe("6. Feedback for the model", () => {
     expect(text).toContain("`date`");
     expect(text).toContain("string");
     expect(text).toContain("42");
-  });
+  }, { core: true });
 
   l2("format errors name the format; missing arguments are named", () => {
     const errors = errorsFor(
@@ -134,13 +170,7 @@ describe("6. Feedback for the model", () => {
   });
 
   l2(`at most ${MAX_FEEDBACK_ERRORS} error lines; the rest are counted`, () => {
-    const many: ValidationError[] = Array.from({ length: MAX_FEEDBACK_ERRORS + 5 }, (_, i) => ({
-      path: `/a${i}`,
-      keyword: "type",
-      message: `expected string, got ${i}`,
-      schemaPath: `/properties/a${i}/type`,
-    }));
-    const text = formatFeedback(many, "t");
+    const text = formatFeedback(typeErrors(MAX_FEEDBACK_ERRORS + 5), "t");
     expect(text).toContain("`a0`");
     expect(text).toContain(`\`a${MAX_FEEDBACK_ERRORS - 1}\``);
     expect(text).not.toContain(`\`a${MAX_FEEDBACK_ERRORS}\``);
@@ -161,5 +191,41 @@ describe("6. Feedback for the model", () => {
     const text = formatFeedback(errorsFor({ type: "integer" }, "x".repeat(5000)));
     expect(text.length).toBeLessThan(400);
     expect(text).toContain("xxxx");
+  });
+
+  l2("an empty toolName is as if none was given", () => {
+    const [first] = formatFeedback([{ path: "/a", keyword: "type", message: "expected string, got 1", schemaPath: "/properties/a/type" }], "").split("\n");
+    expect(first, "rule: the first line says invalid").toMatch(/invalid/i);
+    expect(first, "rule: no empty tool name in backticks").not.toContain("``");
+  });
+
+  l2("no errors: one line saying the arguments are valid", () => {
+    for (const text of [formatFeedback([]), formatFeedback([], "get_weather")]) {
+      expect(text).not.toContain("\n");
+      expect(text).toMatch(/valid/i);
+      expect(text).not.toMatch(/invalid/i);
+    }
+  });
+
+  l2("the first line says the arguments are invalid, with or without a tool name; one line per error", () => {
+    const text = formatFeedback(typeErrors(2));
+    const lines = text.split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/invalid/i);
+    expect(lines.slice(1)).toEqual(["- argument `a0`: expected string, got 0", "- argument `a1`: expected string, got 1"]);
+  });
+
+  l2("exactly MAX_FEEDBACK_ERRORS errors: no extra line; two more: '- ... and 2 more errors'", () => {
+    expect(formatFeedback(typeErrors(10), "f").split("\n")).toHaveLength(11);
+    const lines = formatFeedback(typeErrors(12), "f").split("\n");
+    expect(lines).toHaveLength(12);
+    expect(lines[11]).toBe("- ... and 2 more errors");
+  });
+
+  l2("one error more than MAX_FEEDBACK_ERRORS: '- ... and 1 more error', in the singular", () => {
+    const lines = formatFeedback(typeErrors(11), "f").split("\n");
+    expect(lines).toHaveLength(12);
+    expect(lines[11], "rule: '- ... and 1 more error' when it is one").toBe("- ... and 1 more error");
+    expect(formatFeedback(typeErrors(11)).split("\n")[11]).toBe("- ... and 1 more error");
   });
 });

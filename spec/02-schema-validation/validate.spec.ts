@@ -1,20 +1,34 @@
 // Tasks 3 and 4: the keyword subset, and how errors are reported.
+import fc from "fast-check";
 import { describe, expect } from "vitest";
 import { SchemaError, validate, type Schema } from "@impl/02-schema-validation";
-import { l1, l2 } from "../support/graded.ts";
+import { l1, l2, l3 } from "../support/graded.ts";
+import { callEach } from "../support/realm.ts";
+import { dataFor, mutate, mutation, supportedSchema } from "./arbitraries.ts";
+import { verdict } from "./helpers.ts";
 
 const valid = (schema: Schema, data: unknown) => validate(schema, data).valid;
 const keywords = (schema: Schema, data: unknown) => validate(schema, data).errors.map((e) => e.keyword);
 const pairs = (schema: Schema, data: unknown) => validate(schema, data).errors.map((e) => [e.path, e.keyword]);
 
-function schemaErrorCode(schema: unknown, data: unknown = {}): string {
+/** What validating `data` against `schema` throws: a SchemaError's code and schemaPath, or "no error". */
+function schemaError(schema: unknown, data: unknown = 1): { code: string; schemaPath?: string } {
   try {
     validate(schema as Schema, data);
   } catch (e) {
-    return e instanceof SchemaError ? e.code : `not a SchemaError: ${(e as Error).message}`;
+    return e instanceof SchemaError ? { code: e.code, schemaPath: e.schemaPath } : { code: `not a SchemaError: ${(e as Error).message}` };
   }
-  return "no error";
+  return { code: "no error" };
 }
+
+const schemaErrorCode = (schema: unknown, data: unknown = {}): string => schemaError(schema, data).code;
+
+/** `leaf` under `depth` levels of `items`. */
+const nested = (depth: number, leaf: Schema = {}): Schema => {
+  let schema: Schema = leaf;
+  for (let i = 0; i < depth; i++) schema = { items: schema };
+  return schema;
+};
 
 const weather: Schema = {
   type: "object",
@@ -33,7 +47,7 @@ describe("3. Validate against the keyword subset", () => {
     const data = { city: "Paris", date: "2026-05-01", unit: "celsius", days: 3 };
     const r = validate(weather, data);
     expect(r).toEqual({ valid: true, errors: [], value: data, coercions: [] });
-  });
+  }, { core: true });
 
   l1("type: each type name, arrays of types, integer means a whole number", () => {
     expect(valid({ type: "string" }, "x")).toBe(true);
@@ -47,14 +61,14 @@ describe("3. Validate against the keyword subset", () => {
     expect(valid({ type: "array" }, {})).toBe(false);
     expect(valid({ type: ["string", "null"] }, null)).toBe(true);
     expect(valid({ type: ["string", "null"] }, 0)).toBe(false);
-  });
+  }, { core: true });
 
   l1("properties, required, additionalProperties false and as a schema", () => {
     expect(keywords(weather, {})).toEqual(["required"]);
     expect(keywords(weather, { city: "Paris", wind: 3 })).toEqual(["additionalProperties"]);
     expect(valid({ properties: { a: { type: "string" } }, additionalProperties: { type: "number" } }, { a: "x", b: 2 })).toBe(true);
     expect(pairs({ properties: { a: { type: "string" } }, additionalProperties: { type: "number" } }, { a: "x", b: "y" })).toEqual([["/b", "type"]]);
-  });
+  }, { core: true });
 
   l1("enum and const use deep equality", () => {
     expect(valid({ enum: [1, "a", { x: [1, 2] }] }, { x: [1, 2] })).toBe(true);
@@ -184,6 +198,172 @@ describe("3. Validate against the keyword subset", () => {
     expect(schemaErrorCode({ properties: { unused: { minimun: 1 } } }, {})).toBe("unsupported_keyword");
     expect(schemaErrorCode({ anyOf: [true, { foo: 1 }] }, 1)).toBe("unsupported_keyword");
   });
+
+  l2("ref_cycle is found on the schema, whatever the instance and whichever anyOf branch matches first", () => {
+    expect(schemaError({ anyOf: [true, { $ref: "#" }] }, "anything").code, "rule: a loop behind a branch that already matched").toBe("ref_cycle");
+    const unreachable = schemaError({ $defs: { a: { $ref: "#/$defs/b" }, b: { allOf: [{ $ref: "#/$defs/a" }] } }, type: "string" }, "s");
+    expect(unreachable.code, "rule: a loop no instance reaches is still a ref_cycle").toBe("ref_cycle");
+    expect(["/$defs/a/$ref", "/$defs/b/allOf/0/$ref"], "rule: schemaPath points at a $ref of the loop").toContain(unreachable.schemaPath);
+    expect(schemaError({ properties: { next: { $ref: "#" } }, anyOf: [{ type: "object" }, { not: { $ref: "#/$defs/t" } }], $defs: { t: { items: { $ref: "#" } } } }).code, "rule: loops through properties or items move into the instance").toBe(
+      "no error",
+    );
+  });
+
+  l2("SchemaError is an Error named \"SchemaError\"", () => {
+    try {
+      validate({ minLength: -1 }, "x");
+      expect.unreachable("a SchemaError was expected");
+    } catch (e) {
+      expect(e, "rule: an Error").toBeInstanceOf(Error);
+      expect((e as Error).name, "rule: name is SchemaError").toBe("SchemaError");
+    }
+  });
+
+  l2("schema shape: required names distinct, annotation values unchecked, nested $defs checked but never referable", () => {
+    expect(schemaError({ required: ["city", "date", "city"] }).code, "rule: required names must be distinct").toBe("invalid_keyword");
+    expect(schemaError({ description: 5, title: [], default: { $ref: 7 }, examples: "x", $comment: null }).code, "rule: annotation values are not checked").toBe("no error");
+    expect(schemaError({ properties: { a: { $defs: { x: { minimum: "1" } } } } }).code, "rule: a nested $defs is checked").toBe("invalid_keyword");
+    expect(schemaError({ properties: { a: { $defs: { x: {} } } }, $ref: "#/$defs/x" }).code, "rule: only the root's $defs can be referred to").toBe("unresolved_ref");
+    expect(validate({ enum: [] }, null).valid, "rule: an empty enum matches nothing").toBe(false);
+  });
+
+  l3("too_deep counts object subschemas: a boolean at level 101 is fine, an object there is not", () => {
+    expect(schemaError(nested(101, true), []).code, "rule: a boolean subschema is never too deep").toBe("no error");
+    expect(schemaError(nested(101, false), []).code, "rule: a boolean subschema is never too deep").toBe("no error");
+    expect(schemaError(nested(101, { type: "array" }), []).code, "rule: an object subschema at level 101 is too_deep").toBe("too_deep");
+  });
+
+  l2("non-JSON values: NaN and the infinities have no type and equal nothing; undefined members are absent", () => {
+    expect(validate({ type: "number" }, NaN).valid, "rule: NaN is not a number").toBe(false);
+    expect(validate({ type: ["integer", "number"] }, Infinity).valid, "rule: Infinity is neither integer nor number").toBe(false);
+    expect(validate({ minimum: 0, maximum: 10, multipleOf: 3 }, -Infinity).valid, "rule: number keywords ignore non-finite values").toBe(true);
+    expect(validate({ enum: [1, "x", null] }, NaN).valid, "rule: NaN equals nothing").toBe(false);
+    expect(validate({ uniqueItems: true }, [NaN, NaN, undefined, undefined]).valid, "rule: NaN and undefined equal nothing, not even themselves").toBe(true);
+    expect(validate({ type: "number" }, NaN).errors[0].message, "rule: such values are shown with String").toContain("NaN");
+    const schema: Schema = { type: "object", required: ["city"], properties: { city: { type: "string" } }, additionalProperties: false };
+    expect(
+      validate(schema, { city: undefined, extra: undefined }).errors.map((e) => [e.path, e.keyword]),
+      "rule: a member set to undefined is absent for required, properties and additionalProperties",
+    ).toEqual([["/city", "required"]]);
+    expect(validate({ const: { unit: "C" } }, { unit: "C", note: undefined }).valid, "rule: equality ignores undefined members").toBe(true);
+    expect(validate({ items: { type: "null" } }, [null, undefined]).errors.map((e) => [e.path, e.keyword]), "rule: an undefined item has no type").toEqual([
+      ["/1", "type"],
+    ]);
+  });
+
+  l2("multipleOf: the quotient must be finite (a deliberate deviation: 1e308 is not a multiple of 0.5)", () => {
+    expect(validate({ multipleOf: 0.5 }, 1e308).valid, "rule: an infinite quotient is not a multiple").toBe(false);
+    expect(validate({ multipleOf: 0.5 }, 1e300).valid, "rule: a large finite quotient can be").toBe(true);
+  });
+
+  l2("email: `IPv6:` exactly as written, IPv4 leading zeros allowed, single-label and numeric hosts accepted", () => {
+    const email = (s: string) => validate({ format: "email" }, s).valid;
+    expect(email("ops@[ipv6:fe80::1]"), "rule: IPv6: is case-sensitive").toBe(false);
+    expect(email("ops@[IPv6:fe80::1]")).toBe(true);
+    expect(email("ops@[010.0.00.1]"), "rule: IPv4 leading zeros allowed").toBe(true);
+    expect(email("ops@intranet"), "rule: a single-label host").toBe(true);
+    expect(email("ops@42.17"), "rule: an all-numeric host").toBe(true);
+  });
+
+  l2("invalid_keyword for every keyword value of the wrong shape", () => {
+    const wrong: Schema[] = [
+      { minimum: "1" },
+      { maximum: null },
+      { exclusiveMinimum: "0" },
+      { exclusiveMaximum: [] },
+      { anyOf: [] },
+      { oneOf: [] },
+      { allOf: [] },
+      { anyOf: "x" },
+      { allOf: { type: "string" } },
+      { type: [] },
+      { type: ["string", "nope"] },
+      { type: ["string", "string"] },
+      { required: [1] },
+      { enum: "a" },
+      { uniqueItems: "yes" },
+      { pattern: 5 },
+      { multipleOf: "2" },
+      { multipleOf: 0 },
+      { properties: [] },
+      { $defs: 5 },
+      { items: [{ type: "string" }] },
+      { type: "string", pattern: "a)" },
+      { type: "string", pattern: "a)+" },
+      { type: "string", pattern: "\\kx" },
+      { type: "string", pattern: "(?<n" },
+      { format: 5 },
+      { format: ["email"] },
+      { $ref: 1 },
+      { $ref: null },
+    ];
+    expect(wrong.map((schema) => [JSON.stringify(schema), schemaErrorCode(schema)])).toEqual(
+      wrong.map((schema) => [JSON.stringify(schema), "invalid_keyword"]),
+    );
+  });
+
+  l2("$ref: the schema is checked as a whole, so a bad $ref where the instance never goes still throws", () => {
+    expect(schemaErrorCode({ properties: { a: { $ref: "#/$defs/nope" } } }, {})).toBe("unresolved_ref");
+    expect(schemaErrorCode({ properties: { a: { $ref: "#/definitions/a" } }, $defs: { a: {} } }, {})).toBe("unsupported_ref");
+    expect(schemaErrorCode({ $ref: "#/$defs/a/b", $defs: { a: { $defs: { b: {} } } } }, 1)).toBe("unsupported_ref");
+    expect(schemaErrorCode({ $ref: "x#/$defs/a", $defs: { a: {} } }, 1)).toBe("unsupported_ref");
+    // <name> is percent-decoded: a broken escape is not a name at all (unsupported), a good one is.
+    expect(schemaErrorCode({ $ref: "#/$defs/%E0%A4%A", $defs: { a: {} } }, 1)).toBe("unsupported_ref");
+    expect(schemaErrorCode({ $ref: "#/$defs/a%2", $defs: { a: {} } }, 1)).toBe("unsupported_ref");
+    expect(schemaErrorCode({ $ref: "#/$defs/%61", $defs: { a: { type: "number" } } }, 1)).toBe("no error");
+    expect(schemaErrorCode({ $ref: "#/$defs/a", $defs: { a: { type: "number" } } }, 1)).toBe("no error");
+  });
+
+  l3("schema depth: 100 levels of subschemas below the root are fine, 101 are too_deep, through any keyword", () => {
+    expect(schemaErrorCode(nested(100), [])).toBe("no error");
+    expect(schemaErrorCode(nested(101), [])).toBe("too_deep");
+    let viaProperties: Schema = {};
+    for (let i = 0; i < 150; i++) viaProperties = { properties: { a: viaProperties } };
+    expect(schemaErrorCode(viaProperties, {})).toBe("too_deep");
+    let viaAnyOf: Schema = {};
+    for (let i = 0; i < 150; i++) viaAnyOf = { anyOf: [viaAnyOf] };
+    expect(schemaErrorCode(viaAnyOf, 1)).toBe("too_deep");
+  });
+
+  l2("JSON equality: an array never equals an object", () => {
+    expect(validate({ const: [] }, {}).valid).toBe(false);
+    expect(validate({ enum: [{}] }, []).valid).toBe(false);
+    expect(validate({ const: {} }, {}).valid).toBe(true);
+  });
+
+  l2("email: host labels of 1 to 63 characters, no leading or trailing -, literal IPv4 (0-255) and IPv6 exactly", () => {
+    const check = (email: string) => validate({ format: "email" }, email).valid;
+    const label63 = "a".repeat(63);
+    expect(check(`x@${label63}.com`)).toBe(true);
+    expect(check(`x@${label63}b.com`)).toBe(false);
+    expect(check("x@ab-c.example-host.com")).toBe(true);
+    expect(check("x@a.b.co")).toBe(true);
+    expect(check("x@-ab.com")).toBe(false);
+    expect(check("x@ab-.com")).toBe(false);
+    expect(check("x@a.b-.com")).toBe(false);
+    expect(check("x@[IPv6:::1]")).toBe(true);
+    expect(check("x@[IPv6:::1]x")).toBe(false);
+    expect(check("x@[192.168.100.200]")).toBe(true);
+    expect(check("x@[255.255.255.255]")).toBe(true);
+    expect(check("x@[256.1.1.1]")).toBe(false);
+    expect(check("x@[1.2.3.4]x")).toBe(false);
+    expect(check("x@[1.2.3]")).toBe(false);
+  });
+
+  l2("date-time: offsets up to 23:59; a leap second is valid exactly at 23:59 UTC once the offset is taken away", () => {
+    const check = (s: string) => validate({ format: "date-time" }, s).valid;
+    expect(check("2024-01-01T00:00:00+23:59")).toBe(true);
+    expect(check("2024-01-01T00:00:00-23:59")).toBe(true);
+    expect(check("1991-01-01T00:59:60+01:00")).toBe(true);
+    expect(check("1990-12-31T23:29:60-00:30")).toBe(true);
+    expect(check("1990-12-31T23:59:60-00:30")).toBe(false);
+  });
+
+  l2("without coerce, value is the instance itself", () => {
+    const instance = { a: 1, b: [1] };
+    expect(validate({ type: "object" }, instance).value).toBe(instance);
+    expect(validate({ type: "object" }, instance, { coerce: false }).value).toBe(instance);
+  });
 });
 
 describe("4. Report every error, with its path", () => {
@@ -258,5 +438,163 @@ describe("4. Report every error, with its path", () => {
   l2("the same input always gives the same errors", () => {
     const data = { date: "x", unit: 1, days: 1.5, extra: [1] };
     expect(validate(weather, data), "rule: deterministic, the same errors in the same order").toEqual(validate(weather, data));
+  });
+
+  l2("uniqueItems names the earliest item equal to one before it: [x, y, y, x] reports y at its two indexes", () => {
+    const items = [10, 11, 12, 13, 14, "x-ray", "yankee", "yankee", "x-ray"];
+    const [error] = validate({ uniqueItems: true }, items).errors;
+    expect(error?.message, "rule: the first item found twice is the earliest second occurrence").toContain('"yankee"');
+    expect(error?.message, "rule: not the pair that opens and closes the array").not.toContain('"x-ray"');
+    expect(error?.message, "rule: both indexes of that item").toMatch(/\b6\b[^]*\b7\b/);
+  });
+
+  l2("messages: 60 UTF-16 code units; additionalProperties: false names the property; a false schema through $ref reports `false`", () => {
+    const emoji = "😀".repeat(40); // 80 code units, 40 code points
+    const message = validate({ type: "number" }, emoji).errors[0]?.message ?? "";
+    expect(message, "rule: the cut counts code units").toContain(`${JSON.stringify(emoji).slice(0, 57)}...`);
+    expect(message, "rule: the cut counts code units").not.toContain(JSON.stringify(emoji).slice(0, 59));
+    const extra = validate({ properties: {}, additionalProperties: false }, { colour_hint: 1 }).errors;
+    expect(extra.map((e) => e.keyword)).toEqual(["additionalProperties"]);
+    expect(extra[0].message, "rule: the extra property's name").toContain("colour_hint");
+    const viaRef = validate({ additionalProperties: { $ref: "#/$defs/never" }, $defs: { never: false } }, { k: 1 }).errors;
+    expect(viaRef.map((e) => [e.path, e.keyword, e.schemaPath]), "rule: a false schema reached through $ref is a false schema").toEqual([["/k", "false", "/$defs/never"]]);
+  });
+
+  l2("schemaPath points at the failing keyword, for every keyword", () => {
+    const cases: Array<[Schema, unknown, string]> = [
+      [{ enum: [1] }, 2, "/enum"],
+      [{ const: 1 }, 2, "/const"],
+      [{ required: ["a"] }, {}, "/required"],
+      [{ minItems: 2 }, [1], "/minItems"],
+      [{ maxItems: 1 }, [1, 2], "/maxItems"],
+      [{ uniqueItems: true }, [1, 1], "/uniqueItems"],
+      [{ items: { type: "string" } }, [1], "/items/type"],
+      [{ allOf: [{}, { type: "string" }] }, 1, "/allOf/1/type"],
+      [{ anyOf: [{ type: "string" }] }, 1, "/anyOf"],
+      [{ oneOf: [{ type: "string" }] }, 1, "/oneOf"],
+      [{ not: { type: "number" } }, 1, "/not"],
+      [{ format: "date" }, "x", "/format"],
+      [{ minLength: 2 }, "x", "/minLength"],
+      [{ maxLength: 1 }, "xy", "/maxLength"],
+      [{ pattern: "^a" }, "b", "/pattern"],
+      [{ minimum: 2 }, 1, "/minimum"],
+      [{ maximum: 0 }, 1, "/maximum"],
+      [{ exclusiveMinimum: 1 }, 1, "/exclusiveMinimum"],
+      [{ exclusiveMaximum: 1 }, 1, "/exclusiveMaximum"],
+      [{ multipleOf: 2 }, 1, "/multipleOf"],
+      [{ type: "object", properties: { child: { $ref: "#" } } }, { child: 5 }, "/type"],
+    ];
+    for (const [schema, data, schemaPath] of cases) {
+      const errors = validate(schema, data).errors;
+      expect([JSON.stringify(schema), errors.map((e) => e.schemaPath)]).toEqual([JSON.stringify(schema), [schemaPath]]);
+    }
+  });
+
+  l2("each message holds the keyword's own values: the enum, the const and the limit", () => {
+    const message = (schema: Schema, data: unknown) => validate(schema, data).errors[0]?.message ?? "";
+    expect(message({ enum: ["celsius", "kelvin"] }, "x")).toContain('["celsius","kelvin"]');
+    expect(message({ const: { a: 1 } }, 2)).toContain('{"a":1}');
+    expect(message({ minimum: 17 }, 3)).toContain("17");
+    expect(message({ exclusiveMaximum: 23 }, 30)).toContain("23");
+    expect(message({ multipleOf: 7 }, 3)).toContain("7");
+    expect(message({ maxLength: 2 }, "abc")).toContain("2");
+  });
+
+  l2("uniqueItems: the message names the first item found twice and the indexes of both", () => {
+    const items = [...Array.from({ length: 11 }, (_, i) => i * 100), { unit: "kelvin" }, 1200, { unit: "kelvin" }, 1200];
+    const errors = validate({ uniqueItems: true }, items).errors;
+    expect(errors.map((e) => e.keyword)).toEqual(["uniqueItems"]);
+    expect(errors[0].message).toContain('{"unit":"kelvin"}');
+    expect(errors[0].message).toMatch(/\b11\b/);
+    expect(errors[0].message).toMatch(/\b13\b/);
+  });
+
+  l2("the got value is JSON cut to 60 characters: 57 and ... when longer, whole when it fits", () => {
+    const long = "y".repeat(100);
+    const cut = validate({ type: "number" }, long).errors[0].message;
+    expect(cut).toContain(JSON.stringify(long).slice(0, 57) + "...");
+    expect(cut).not.toContain(JSON.stringify(long).slice(0, 58));
+    const fits = "z".repeat(58); // 60 characters once quoted
+    expect(validate({ type: "number" }, fits).errors[0].message).toContain(JSON.stringify(fits));
+  });
+
+  l2("a ref_cycle SchemaError points at the $ref that loops", () => {
+    try {
+      validate({ anyOf: [{ $ref: "#" }] }, 1);
+      expect.unreachable("a ref_cycle was expected");
+    } catch (e) {
+      expect(e).toBeInstanceOf(SchemaError);
+      expect([(e as SchemaError).code, (e as SchemaError).schemaPath]).toEqual(["ref_cycle", "/anyOf/0/$ref"]);
+    }
+  });
+
+  l2("a $ref loop through `not` is a ref_cycle too, pointing at its $ref", () => {
+    const codeAndPath = (schema: unknown): [string, string] => {
+      const { code, schemaPath = "" } = schemaError(schema);
+      return [code, schemaPath];
+    };
+    expect(codeAndPath({ not: { $ref: "#" } }), "rule: a chain of $ref and not steps back to the root").toEqual(["ref_cycle", "/not/$ref"]);
+    expect(codeAndPath({ $defs: { a: { not: { $ref: "#/$defs/a" } } } }), "rule: even where no instance would go").toEqual(["ref_cycle", "/$defs/a/not/$ref"]);
+    expect(codeAndPath({ not: { $ref: "#/$defs/a" }, $defs: { a: { type: "string" } } }), "rule: a $ref under not that leads elsewhere is fine").toEqual(["no error", ""]);
+  });
+});
+
+describe("4. Report every error, with its path (order)", () => {
+  l2.property("the same schema and instance always give the same result, whatever that schema validated before", () => {
+    // An implementation may keep things between calls (a compiled schema, say); nothing it keeps
+    // may change a later result. Each instance is validated in a first pass, then again in the
+    // reverse order, twice in a row.
+    const schemaAndInstances = supportedSchema.chain((schema) =>
+      fc.tuple(fc.constant(schema), fc.array(fc.tuple(dataFor(schema, schema as Record<string, unknown>), mutation), { minLength: 2, maxLength: 6 })),
+    );
+    fc.assert(
+      fc.property(schemaAndInstances, ([schema, pairs]) => {
+        const instances = pairs.map(([data, m]) => mutate(data, m));
+        // Every validation in one callEach (realm.ts), in the order of a first pass, then the
+        // reverse order, each instance twice in a row.
+        const order = [...instances.keys(), ...[...instances.keys()].reverse().flatMap((i) => [i, i])];
+        const results = callEach(validate, order.map((i) => [schema as Schema, instances[i]] as const)).map((r) => JSON.stringify(r));
+        const first = results.slice(0, instances.length);
+        for (const [k, i] of order.entries()) {
+          if (k >= instances.length) expect(results[k], "rule: the same schema and instance give the same errors").toBe(first[i]);
+        }
+      }),
+    );
+  });
+
+  l2("results do not depend on the objects the same schema validated before: other keys, another order, the same number of keys", () => {
+    const schema: Schema = {
+      type: "object",
+      properties: { a: { type: "integer" }, b: { type: "integer" } },
+      required: ["a"],
+      additionalProperties: false,
+    };
+    const verdict = (instance: unknown) => validate(schema, instance).errors.map((e) => [e.path, e.keyword]);
+    const instances: Array<[unknown, string[][]]> = [
+      [{ a: 1, b: 2 }, []],
+      [{ a: 1, c: 2 }, [["/c", "additionalProperties"]]],
+      [{ b: 1, a: 2 }, []],
+      [{ b: 1, c: 2 }, [["/a", "required"], ["/c", "additionalProperties"]]],
+      [{ a: 1, b: 2 }, []],
+      [{ c: 1, b: 2 }, [["/a", "required"], ["/c", "additionalProperties"]]],
+      [{ a: 1 }, []],
+      [{ b: 1 }, [["/a", "required"]]],
+      [{ a: 1, b: "2" }, [["/b", "type"]]],
+    ];
+    for (const [instance, expected] of instances) {
+      expect(verdict(instance), `rule: the errors of ${JSON.stringify(instance)} are its own`).toEqual(expected);
+    }
+  });
+});
+
+describe("4. Report every error, with its path (schemaPath)", () => {
+  l2("a false root schema's error points at the root: schemaPath \"\"", () => {
+    expect(verdict(false, 1), "rule: for a false schema, schemaPath is the path of that schema").toEqual([["", "false", ""]]);
+  });
+
+  l2("an error inside an additionalProperties subschema has that subschema's schemaPath", () => {
+    expect(verdict({ additionalProperties: { type: "string" } }, { x: 1 }), "rule: schemaPath points at the failing keyword").toEqual([
+      ["/x", "type", "/additionalProperties/type"],
+    ]);
   });
 });

@@ -1,5 +1,7 @@
 // Fuzz specs for kata 3: random scripted conversations with random tool behaviours, and the
-// invariants DESIGN.md lists must hold for every one of them.
+// invariants the README's tasks 12 and 13 state must hold for every one of them (a run ends within
+// its limits with a well-formed history, bounded executions and nothing unmasked; results come
+// back in call order; each turn adds one assistant message and its answers).
 import fc from "fast-check";
 import { describe, expect } from "vitest";
 import { runAgent, type Message, type ModelReply, type ModelRequest, type RunResult, type Tool } from "@impl/03-agent-loop";
@@ -97,7 +99,7 @@ function checkNoPath(errors: Array<string | undefined>, where: string): void {
   for (const e of errors) expect(e ?? "", `no path in ${where}`).not.toContain("/home/deploy");
 }
 
-describe("12. Fuzz: random conversations, random tool behaviours", () => {
+describe("12. Robustness: whatever the model and the tools do, the run stays bounded, well-formed and leak-free", () => {
   l3.property(
     "every run ends within its limits with a well-formed history, bounded executions, nothing unmasked",
     async () => {
@@ -328,7 +330,7 @@ class AnswerTurn implements fc.AsyncCommand<TurnModel, Driver> {
   toString = () => "answer";
 }
 
-describe("13. Stateful: the test plays the model turn by turn (fc.commands)", () => {
+describe("13. Turn by turn: each reply adds one assistant message and its answers, in order", () => {
   l2.property("after every turn the history grows by exactly the assistant message and its answers, in order", async () => {
     const commands = [
       fc.array(callKindArb, { minLength: 1, maxLength: 4 }).map((kinds) => new CallsTurn(kinds)),

@@ -17,16 +17,9 @@ import {
 import { l2, l3 } from "../support/graded.ts";
 import { FakeClock, reply, scriptedModel, spyTool, tools, transientError } from "../support/agent-harness/index.ts";
 import { leakedPieces } from "../support/leaks.ts";
-import { assistantMessages, envelope, errorCode, freshUser, run, toolEvents, toolMessages } from "./helpers.ts";
+import { abortAt, assistantMessages, envelope, errorCode, freshUser, run, toolEvents, toolMessages } from "./helpers.ts";
 
 type ToolEvent = Extract<TraceEvent, { type: "tool_call" }>;
-
-/** A controller whose abort fires at fake time `at`. */
-function abortAt(clock: FakeClock, at: number): AbortController {
-  const controller = new AbortController();
-  void clock.sleep(at).then(() => controller.abort());
-  return controller;
-}
 
 /**
  * Runs with `options` and checks the documented refusal: a RangeError naming `option`, and

@@ -1,11 +1,12 @@
 // Tasks 5-7: what goes wrong in a tool call becomes an error tool message; timeouts, retries and
 // the degraded answer; truncation of big results.
 import fc from "fast-check";
-import { describe, expect } from "vitest";
+import { describe, expect, vi } from "vitest";
 import { backoffDelay, checkArguments, parseArguments, systemClock, truncateText, type JsonSchema } from "@impl/03-agent-loop";
 import { l1, l2, l3 } from "../support/graded.ts";
+import { activeTimers } from "../support/realm.ts";
 import { FakeClock, reply, scriptedModel, spyTool, tools, transientError, type CallSpec } from "../support/agent-harness/index.ts";
-import { envelope, errorCode, run, toolEvents, toolMessages } from "./helpers.ts";
+import { abortAt, envelope, errorCode, run, toolEvents, toolMessages } from "./helpers.ts";
 
 /** A fresh schema for each use: no test shares an input another could have changed. */
 const citySchema = (): JsonSchema => ({
@@ -26,7 +27,7 @@ describe("5. Failures become error tool messages and the loop goes on", () => {
     expect(m.is_error, "an unknown tool's message is an error").toBe(true);
     expect(errorCode(m), "no tool has this name: unknown_tool").toBe("unknown_tool");
     expect(model.requests[1].messages.at(-1), "the model's next request ends with the error tool message").toEqual(m);
-  });
+  }, { core: true });
 
   l2("names of Object.prototype members are unknown tools", async () => {
     const model = scriptedModel([reply.calls(["__proto__", {}], ["toString", {}], ["constructor", {}]), reply.text("ok")]);
@@ -76,7 +77,7 @@ describe("5. Failures become error tool messages and the loop goes on", () => {
     expect(r.status, "a throwing tool does not stop the loop").toBe("completed");
     expect(r.finalText, "the model answers after reading the tool_error").toBe("recovered");
     expect(errorCode(toolMessages(r)[0]), "a thrown error: tool_error").toBe("tool_error");
-  });
+  }, { core: true });
 
   l2("tool_error's message is '<ErrorName>: <first line of the message>'", async () => {
     const t = tools.throws("boom", () => new TypeError("city must be set\nsecond line"));
@@ -172,6 +173,88 @@ describe("5. Failures become error tool messages and the loop goes on", () => {
     expect(checkArguments(schema, value).map((p) => p.path).sort(), "own keys only: __proto__ and constructor are ordinary unknown keys").toEqual(["/__proto__", "/constructor"]);
     expect(checkArguments({ type: "object", required: ["toString"] }, {}).map((p) => p.path), "required looks for own keys: toString on the prototype does not count").toEqual(["/toString"]);
     expect(({} as Record<string, unknown>).polluted, "checking never pollutes Object.prototype").toBeUndefined();
+  });
+
+  l2("arguments that do not parse are refused even when the schema checks nothing; the trace keeps the raw text", async () => {
+    const f = spyTool("f", () => 1, { parameters: {} });
+    const model = scriptedModel([reply.calls(["f", "{not json"]), reply.text("ok")]);
+    const r = await run({ model, tools: [f] });
+    expect(toolMessages(r).map(errorCode), "unparseable arguments: invalid_arguments even with an empty schema").toEqual(["invalid_arguments"]);
+    expect(f.executions, "the tool does not run on unparseable arguments").toBe(0);
+    const [event] = toolEvents(r) as Array<{ arguments: string; validation: string; outcome: string }>;
+    expect([event.arguments, event.validation, event.outcome], "the trace keeps the raw text, validation failed, outcome invalid_arguments").toEqual(["{not json", "failed", "invalid_arguments"]);
+  });
+
+  l1("a policy that allows the call lets the tool run", async () => {
+    const f = tools.ok("f", { v: 1 });
+    const policy = vi.fn(() => ({ allow: true as const }));
+    const r = await run({ model: scriptedModel([reply.calls(["f", { x: 1 }, "c1"]), reply.text("ok")]), tools: [f], policy });
+    expect(f.executions, "an allowed call runs").toBe(1);
+    expect(toolMessages(r).map(envelope), "an allowed call's result comes back").toEqual([{ ok: true, data: { v: 1 } }]);
+    expect(policy, "the policy is asked once per call").toHaveBeenCalledTimes(1);
+  });
+
+  l2("a policy answering null or undefined denies, and the run does not reject", async () => {
+    const f = tools.ok("f", 1);
+    const answers = [null, undefined];
+    const policy = vi.fn(() => answers.shift() as never);
+    const model = scriptedModel([reply.calls(["f", { n: 1 }], ["f", { n: 2 }]), reply.text("ok")]);
+    const r = await run({ model, tools: [f], policy, concurrency: 1 });
+    expect(r.status, "a null or undefined policy answer does not reject the run").toBe("completed");
+    expect(toolMessages(r).map(errorCode), "a null or undefined policy answer denies").toEqual(["denied", "denied"]);
+    expect(f.executions, "a denied call never runs").toBe(0);
+  });
+
+  l2("a tool that throws null or undefined: tool_error, and the loop goes on", async () => {
+    const model = scriptedModel([reply.calls(["n", {}], ["u", {}]), reply.text("ok")]);
+    const thrower = (value: unknown) =>
+      spyTool(value === null ? "n" : "u", () => {
+        throw value;
+      });
+    const r = await run({ model, tools: [thrower(null), thrower(undefined)] });
+    expect(r.status, "throwing null or undefined does not stop the loop").toBe("completed");
+    expect(toolMessages(r).map(errorCode), "a thrown null or undefined: tool_error").toEqual(["tool_error", "tool_error"]);
+  });
+
+  l3("a result that cannot be serialised counts as a failed execution in the policy's history", async () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const seen: unknown[] = [];
+    const policy = (req: { history: unknown[] }) => {
+      seen.push(structuredClone(req.history));
+      return { allow: true as const };
+    };
+    const model = scriptedModel([reply.calls(["loop", { a: 1 }]), reply.calls(["f", {}]), reply.text("ok")]);
+    const r = await run({ model, policy, tools: [spyTool("loop", () => cyclic), tools.ok("f", 1)] });
+    expect(toolMessages(r).map(errorCode), "an unserialisable result is tool_error; the next call runs").toEqual(["tool_error", undefined]);
+    expect(seen, "the policy's history records the unserialisable result as ok: false").toEqual([[], [{ name: "loop", arguments: { a: 1 }, ok: false }]]);
+  });
+
+  l2("checkArguments: paths are JSON Pointers, ~ written ~0 and / written ~1", () => {
+    const schema: JsonSchema = {
+      type: "object",
+      required: ["a/b", "c~d"],
+      properties: { "x/y": { type: "string" } },
+      additionalProperties: false,
+    };
+    const problems = checkArguments(schema, { "x/y": 1, "e~f": true });
+    expect(problems.map((p) => p.path).sort(), "paths are JSON Pointers: ~ is ~0, / is ~1").toEqual(["/a~1b", "/c~0d", "/e~0f", "/x~1y"]);
+    expect(checkArguments({ type: "object", properties: { "a/b": { type: "object", required: ["~"] } } }, { "a/b": {} }).map((p) => p.path), "escapes apply at every level of the pointer").toEqual([
+      "/a~1b/~0",
+    ]);
+  });
+
+  l2("checkArguments: required, properties and additionalProperties only look at objects", () => {
+    const schema: JsonSchema = { required: ["a"], properties: { a: { type: "string" } }, additionalProperties: false };
+    for (const value of ["text", 42, true, null, [], ["x", "y"]]) expect(checkArguments(schema, value), JSON.stringify(value)).toEqual([]);
+    expect(checkArguments(schema, { a: 1, b: 2 }).map((p) => p.path).sort(), "properties and additionalProperties apply to objects").toEqual(["/a", "/b"]);
+    expect(checkArguments(schema, {}).map((p) => p.path), "required applies to objects").toEqual(["/a"]);
+  });
+
+  l2("checkArguments: items only looks at arrays, and an array schema without items accepts any elements", () => {
+    expect(checkArguments({ items: { type: "string" } }, { a: 1 }), "items ignores a value that is not an array").toEqual([]);
+    expect(checkArguments({ type: "array" }, [1, "x", null]), "an array schema without items accepts any elements").toEqual([]);
+    expect(checkArguments({ type: "array", items: { type: "string" } }, ["a", 2]).map((p) => p.path), "items checks each element at /index").toEqual(["/1"]);
   });
 });
 
@@ -362,6 +445,56 @@ describe("6. Timeouts and retries", () => {
     const [e] = toolEvents(r);
     expect(e.type === "tool_call" && [e.outcome, e.retries], "the trace records the retries of a retried call").toEqual(["ok", 1]);
   });
+
+  l2("with retries 0 a timeout keeps its own code: timeout", async () => {
+    const model = scriptedModel([reply.calls(["h", {}]), reply.text("ok")]);
+    const running = run({ model, tools: [tools.hang("h", { timeoutMs: 100, retries: 0 })] });
+    const r = await running;
+    expect(toolMessages(r).map(errorCode), "with retries 0 a timeout keeps the code timeout").toEqual(["timeout"]);
+    expect(running.clock.now(), "the tool's own timeoutMs: the timeout at 100 ms").toBe(100);
+  });
+
+  l3("a tool that finishes in time: its signal stays quiet and the timeout's sleep is cancelled", async () => {
+    const clock = new FakeClock({ autoAdvance: false });
+    const f = tools.ok("f", 1);
+    const r = await run({ model: scriptedModel([reply.calls(["f", {}]), reply.text("ok")]), clock, tools: [f] });
+    expect(r.status, "a tool that finishes in time: the run completes").toBe("completed");
+    expect(f.contexts[0].signal.aborted, "a tool that finishes in time: its ctx.signal stays quiet").toBe(false);
+    expect(clock.pending, "the timeout's sleep is cancelled (no timer left)").toBe(0);
+  });
+
+  l3("an abort during a backoff wait: the retry is not made (retries 0 in the trace)", async () => {
+    const clock = new FakeClock();
+    const controller = abortAt(clock, 50);
+    const t = tools.transient("t");
+    const r = await run({ model: scriptedModel([reply.calls(["t", {}])]), clock, signal: controller.signal, tools: [t], backoffBaseMs: 100 });
+    expect(r.status, "an abort during backoff: status aborted").toBe("aborted");
+    expect(t.executions, "the retry after the backoff is never made").toBe(1);
+    expect(toolMessages(r).map(errorCode), "the call gets aborted").toEqual(["aborted"]);
+    expect((toolEvents(r)[0] as { retries: number }).retries, "no retry was made: retries 0 in the trace").toBe(0);
+  });
+
+  l2("systemClock: now() is Date.now(); sleep resolves after its time", async () => {
+    const before = Date.now();
+    const now = systemClock.now();
+    expect(now, "systemClock.now() is Date.now()").toBeGreaterThanOrEqual(before);
+    expect(now, "systemClock.now() is Date.now()").toBeLessThanOrEqual(Date.now());
+    await expect(systemClock.sleep(5), "systemClock.sleep resolves with undefined").resolves.toBeUndefined();
+    expect(Date.now() - before, "systemClock.sleep waits its time").toBeGreaterThanOrEqual(4);
+  });
+
+  l3("systemClock: sleep rejects with the signal's reason, at once when already aborted, and clears its timer", async () => {
+    const reason = new Error("stop");
+    await expect(systemClock.sleep(60_000, AbortSignal.abort(reason)), "systemClock.sleep rejects at once with the reason of an aborted signal").rejects.toBe(reason);
+    // Timers of the process the kata runs in (in a graded run, its sandbox's), counted before and after.
+    const before = activeTimers();
+    const controller = new AbortController();
+    const sleeping = systemClock.sleep(60_000, controller.signal);
+    expect(activeTimers() - before, "systemClock.sleep sets one timer").toBe(1);
+    controller.abort(reason);
+    await expect(sleeping, "systemClock.sleep rejects with the signal's reason").rejects.toBe(reason);
+    expect(activeTimers() - before, "systemClock.sleep clears its timer on abort").toBe(0);
+  });
 });
 
 describe("7. Truncation: big results are cut to maxResultChars with a marker", () => {
@@ -406,5 +539,11 @@ describe("7. Truncation: big results are cut to maxResultChars with a marker", (
       expect(e.error.message, "a long error message is cut with the marker").toContain("…[truncated ");
       expect(Array.from(e.error.message).length, "the cut message is near maxResultChars long").toBeLessThan(150);
     }
+  });
+
+  l2("truncateText counts code points: text of at most max code points comes back unchanged", () => {
+    expect(truncateText("😀😀", 2), "truncateText: two emoji within max 2 are unchanged").toBe("😀😀");
+    expect(truncateText("a😀b", 3), "truncateText: three code points within max 3 are unchanged").toBe("a😀b");
+    expect(truncateText("😀😀😀", 2), "truncateText: the third emoji is dropped and counted").toBe("😀😀…[truncated 1 chars]");
   });
 });

@@ -1,4 +1,5 @@
-// Small helpers shared by kata 3's specs: run with a fake clock, read tool messages back.
+// Small helpers shared by kata 3's specs: run with a fake clock, abort at a fake time, read tool
+// messages back.
 // Every run gets inputs of its own (a fresh copy of the opening messages, a fresh clock): a flaw
 // such as pushing onto the caller's array then fails the test about it, not every test after it.
 import { runAgent, type AgentOptions, type Envelope, type Message, type RunResult } from "@impl/03-agent-loop";
@@ -44,3 +45,9 @@ export function errorCode(m: ToolMessage): string | undefined {
 
 export const toolEvents = (r: RunResult) => r.trace.filter((e) => e.type === "tool_call");
 
+/** A controller whose abort fires at fake time `at` (the fake clock runs its timers in time order). */
+export function abortAt(clock: FakeClock, at: number): AbortController {
+  const controller = new AbortController();
+  void clock.sleep(at).then(() => controller.abort());
+  return controller;
+}

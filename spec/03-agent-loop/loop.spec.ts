@@ -1,10 +1,11 @@
 // Tasks 1-4: the loop itself, the shape of the history, concurrency, and every way a run stops.
 import fc from "fast-check";
-import { describe, expect } from "vitest";
+import { describe, expect, vi } from "vitest";
+import type { ModelReply } from "@impl/03-agent-loop";
 import { l1, l2, l3 } from "../support/graded.ts";
 import { idle } from "../support/realm.ts";
 import { FakeClock, reply, scriptedModel, spyTool, tools, type CallSpec } from "../support/agent-harness/index.ts";
-import { USER, assistantMessages, envelope, errorCode, freshUser, run, toolEvents, toolMessages } from "./helpers.ts";
+import { USER, abortAt, assistantMessages, envelope, errorCode, freshUser, run, toolEvents, toolMessages } from "./helpers.ts";
 
 const weather = () => tools.ok("get_weather", { city: "北京", temp_c: 21 });
 
@@ -16,7 +17,7 @@ describe("1. The loop: ask, run, feed back, end on a plain answer", () => {
     expect(r.finalText, "finalText is the plain reply's content").toBe("你好！");
     expect(r.steps, "steps counts the requests made: one").toBe(1);
     expect(r.messages, "messages: the caller's, then the assistant's answer").toEqual([...USER, { role: "assistant", content: "你好！" }]);
-  });
+  }, { core: true });
 
   l1("a tool call is run, its result fed back, and the next reply ends the run", async () => {
     const tool = weather();
@@ -30,7 +31,7 @@ describe("1. The loop: ask, run, feed back, end on a plain answer", () => {
     const seen = model.requests[1].messages;
     expect(seen.map((m) => m.role), "the second request shows the call and its tool message").toEqual(["system", "user", "assistant", "tool"]);
     expect(envelope(toolMessages(r)[0]), "the tool message holds the ok envelope with the result").toEqual({ ok: true, data: { city: "北京", temp_c: 21 } });
-  });
+  }, { core: true });
 
   l1("usage is summed over every reply; total_tokens is input + output", async () => {
     const model = scriptedModel([
@@ -88,6 +89,54 @@ describe("1. The loop: ask, run, feed back, end on a plain answer", () => {
     expect(b.runId.length, "a generated runId is not empty").toBeGreaterThan(0);
     expect(b.runId, "two runs without runId get distinct ids").not.toBe(c.runId);
   });
+
+  l2("content that is not a string becomes \"\": in the history and as the final text", async () => {
+    const model = scriptedModel([
+      { content: null, tool_calls: [{ id: "c1", name: "f", arguments: {} }] },
+      { content: undefined } as ModelReply,
+    ]);
+    const r = await run({ model, tools: [tools.ok("f", 1)] });
+    expect(r.status, "a plain reply with undefined content completes").toBe("completed");
+    expect(r.finalText, "content that is not a string becomes \"\" as the final text").toBe("");
+    const assistants = assistantMessages(r);
+    expect(assistants.map((m) => m.content), "non-string content becomes \"\" in the history").toEqual(["", ""]);
+    expect(r.messages.at(-1), "the final assistant message has content \"\"").toEqual({ role: "assistant", content: "" });
+  });
+
+  l2("a call's arguments null or missing become \"{}\" in the history", async () => {
+    const model = scriptedModel([
+      { content: "", tool_calls: [{ id: "a", name: "f", arguments: null }, { id: "b", name: "f" }] },
+      reply.text("ok"),
+    ]);
+    const f = tools.ok("f", 1);
+    const r = await run({ model, tools: [f] });
+    expect(assistantMessages(r)[0].tool_calls?.map((c) => c.arguments), "null or missing arguments become \"{}\" in the history").toEqual(["{}", "{}"]);
+    expect(f.calls, "the tool gets {} for null or missing arguments").toEqual([{}, {}]);
+  });
+
+  l2("usage: negative and non-numeric token counts count as 0", async () => {
+    const model = scriptedModel([
+      { ...reply.calls(["f", {}]), usage: { input_tokens: -5, output_tokens: "7" as unknown as number } },
+      reply.withUsage(reply.text("ok"), 10, 5),
+    ]);
+    const r = await run({ model, tools: [tools.ok("f", 1)] });
+    expect(r.usage, "negative and non-numeric token counts count as 0").toEqual({ input_tokens: 10, output_tokens: 5, total_tokens: 15 });
+    expect(r.trace.filter((e) => e.type === "step").map((e) => (e as { usage: unknown }).usage), "the step events' usage counts them as 0 too").toEqual([
+      { input_tokens: 0, output_tokens: 0 },
+      { input_tokens: 10, output_tokens: 5 },
+    ]);
+  });
+
+  l2("a model that throws makes runAgent reject with that very error", async () => {
+    const boom = new Error("model backend down");
+    const model = scriptedModel([
+      reply.calls(["f", {}]),
+      () => {
+        throw boom;
+      },
+    ]);
+    await expect(run({ model, tools: [tools.ok("f", 1)] }), "a model that throws: runAgent rejects with that very error").rejects.toBe(boom);
+  });
 });
 
 describe("2. History: one assistant message with all its calls, then one tool message per call", () => {
@@ -106,7 +155,7 @@ describe("2. History: one assistant message with all its calls, then one tool me
       ["c2", "get_weather"],
       ["c3", "get_time"],
     ]);
-  });
+  }, { core: true });
 
   l1("in the history a call's arguments are JSON text", async () => {
     const model = scriptedModel([reply.calls(["get_weather", { city: "北京" }, "c1"], ["get_weather", '{"city":"上海"}', "c2"]), reply.text("ok")]);
@@ -151,6 +200,27 @@ describe("2. History: one assistant message with all its calls, then one tool me
     const r = await run({ model, tools: [weather()] });
     expect(assistantMessages(r)[0].content, "the assistant's text next to its calls is kept").toBe("让我查一下。");
     expect(assistantMessages(r)[0].tool_calls, "the calls stay on the same assistant message").toHaveLength(1);
+  });
+
+  l2("a call whose id is empty gets call_<step>_<index>", async () => {
+    const model = scriptedModel([
+      { content: "", tool_calls: [{ id: "keep", name: "f", arguments: {} }, { id: "", name: "f", arguments: { n: 2 } }] },
+      reply.text("ok"),
+    ]);
+    const r = await run({ model, tools: [tools.ok("f", 1)] });
+    expect(assistantMessages(r)[0].tool_calls?.map((c) => c.id), "an empty id gets call_<step>_<index>").toEqual(["keep", "call_1_1"]);
+    expect(toolMessages(r).map((m) => m.tool_call_id), "the tool message answers the generated id").toEqual(["keep", "call_1_1"]);
+  });
+
+  l2("a tool returning undefined or null: an ok envelope with data null, and the run goes on", async () => {
+    const model = scriptedModel([reply.calls(["u", {}], ["n", {}]), reply.text("done")]);
+    const r = await run({ model, tools: [spyTool("u", () => undefined), spyTool("n", () => null)] });
+    expect(r.status, "undefined and null results do not stop the run").toBe("completed");
+    expect(toolMessages(r).map(envelope), "undefined and null results: data null").toEqual([
+      { ok: true, data: null },
+      { ok: true, data: null },
+    ]);
+    expect(toolMessages(r).map((m) => m.is_error), "an ok envelope is not an error").toEqual([false, false]);
   });
 });
 
@@ -200,7 +270,7 @@ describe("4. Stops: every way a run ends is a status", () => {
     // The last reply's calls were run and answered before stopping.
     expect(tool.executions, "the last reply's calls ran before the stop").toBe(3);
     expect(toolMessages(r), "every call was answered before the stop").toHaveLength(3);
-  });
+  }, { core: true });
 
   l2("maxSteps defaults to 10", async () => {
     const model = forever();
@@ -424,5 +494,115 @@ describe("4. Stops: every way a run ends is a status", () => {
     expect(r.status, "an abort during a backoff wait: status aborted").toBe("aborted");
     expect(flaky.executions, "the retry after the backoff is never made").toBe(1);
     expect(toolMessages(r).map(errorCode), "the call gets an aborted envelope").toEqual(["aborted"]);
+  });
+
+  l3("after a step, aborted wins over finished", async () => {
+    const clock = new FakeClock();
+    const controller = abortAt(clock, 10);
+    const model = scriptedModel([reply.calls(["finish", {}], ["wait", {}])]);
+    const r = await run({ model, clock, signal: controller.signal, tools: [tools.finish("finish", "the answer"), tools.hang("wait")] });
+    expect(r.status, "after a step, aborted wins over finished").toBe("aborted");
+    expect(r.finalText, "finalText is null for aborted").toBeNull();
+    expect(toolMessages(r).map(errorCode), "the finished call keeps its result; the unfinished one gets aborted").toEqual([undefined, "aborted"]);
+  });
+
+  l3("an abort ends a hanging call at once: the run does not wait for the tool's timeout", async () => {
+    const clock = new FakeClock();
+    const controller = abortAt(clock, 50);
+    const hang = tools.hang("h");
+    const r = await run({ model: scriptedModel([reply.calls(["h", {}])]), clock, signal: controller.signal, tools: [hang] });
+    expect(r.status, "an abort ends the run at once").toBe("aborted");
+    expect(toolMessages(r).map(errorCode), "the hanging call gets aborted").toEqual(["aborted"]);
+    expect(clock.now(), "the run ends at the abort, not at the tool's timeout").toBe(50);
+    expect(hang.executions, "the hanging tool started once").toBe(1);
+    expect(hang.contexts[0].signal.aborted, "the hanging tool's ctx.signal fires on abort").toBe(true);
+  });
+
+  l3("calls still waiting for a slot when the run is aborted get code aborted and never run", async () => {
+    const clock = new FakeClock();
+    const controller = abortAt(clock, 50);
+    const later = tools.ok("later", 1);
+    const model = scriptedModel([reply.calls(["h", {}], ["later", {}])]);
+    const r = await run({ model, clock, concurrency: 1, signal: controller.signal, tools: [tools.hang("h"), later] });
+    expect(r.status, "the abort ends the run").toBe("aborted");
+    expect(toolMessages(r).map(errorCode), "the running call and the waiting call both get aborted").toEqual(["aborted", "aborted"]);
+    expect(later.executions, "a call waiting for a slot never runs after the abort").toBe(0);
+  });
+
+  l3("once aborted nothing new starts: a waiting call asks no policy or approval and never runs", async () => {
+    const clock = new FakeClock();
+    const controller = abortAt(clock, 50);
+    const asked: string[] = [];
+    const policy = vi.fn((req: { call: { id: string } }) => {
+      asked.push(req.call.id);
+      return { allow: true as const };
+    });
+    const approve = vi.fn(() => true);
+    const later = tools.ok("later", 1, { dangerous: true });
+    const model = scriptedModel([reply.calls(["h", {}, "c1"], ["later", {}, "c2"])]);
+    const r = await run({ model, clock, concurrency: 1, signal: controller.signal, policy, approve, tools: [tools.hang("h"), later] });
+    expect(r.status, "the abort ends the run").toBe("aborted");
+    expect(toolMessages(r).map(errorCode), "both calls get aborted").toEqual(["aborted", "aborted"]);
+    expect(asked, "the policy is asked only for the call that started before the abort").toEqual(["c1"]);
+    expect(approve, "no approval is asked after the abort").not.toHaveBeenCalled();
+    expect(later.executions, "the waiting dangerous tool never runs").toBe(0);
+  });
+
+  l3("a run aborted while its policy decides: no approval is asked and the tool never runs", async () => {
+    const controller = new AbortController();
+    const policy = vi.fn(() => {
+      controller.abort();
+      return { allow: true as const };
+    });
+    const approve = vi.fn(() => true);
+    const risky = tools.ok("risky", 1, { dangerous: true });
+    const plain = tools.ok("plain", 1);
+    const model = scriptedModel([reply.calls(["risky", {}], ["plain", {}])]);
+    const r = await run({ model, concurrency: 1, signal: controller.signal, policy, approve, tools: [risky, plain] });
+    expect(r.status, "an abort during the policy ends the run").toBe("aborted");
+    expect(toolMessages(r).map(errorCode), "both calls get aborted").toEqual(["aborted", "aborted"]);
+    expect(policy, "the policy is asked once: the second call starts nothing").toHaveBeenCalledTimes(1);
+    expect(approve, "no approval is asked after an abort during the policy").not.toHaveBeenCalled();
+    expect(risky.executions + plain.executions, "no tool runs after the abort").toBe(0);
+  });
+
+  l3("a run aborted while a dangerous call waits for approval: the approved tool never runs", async () => {
+    const controller = new AbortController();
+    const approve = vi.fn(() => {
+      controller.abort();
+      return true;
+    });
+    const risky = tools.ok("risky", 1, { dangerous: true });
+    const r = await run({ model: scriptedModel([reply.calls(["risky", {}])]), signal: controller.signal, approve, tools: [risky] });
+    expect(r.status, "an abort during approval ends the run").toBe("aborted");
+    expect(toolMessages(r).map(errorCode), "the call gets aborted").toEqual(["aborted"]);
+    expect(risky.executions, "an approved tool never runs once the run is aborted").toBe(0);
+  });
+
+  l3("a model that aborts the run and then throws: status aborted, runAgent does not reject", async () => {
+    const controller = new AbortController();
+    // A plain (not async) model function: it throws while it is being called.
+    const model = () => {
+      controller.abort();
+      throw new Error("cancelled");
+    };
+    const r = await run({ model, signal: controller.signal });
+    expect(r.status, "a model that aborts and throws: status aborted, no rejection").toBe("aborted");
+    expect(r.steps, "the request counts as a step").toBe(1);
+    expect(r.finalText, "finalText is null for aborted").toBeNull();
+  });
+
+  l2("repeated calls: their tool_call events say not_checked, outcome repeated_call, retries 0", async () => {
+    const model = scriptedModel([reply.calls(["f", { a: 1 }], ["f", { a: 1 }], ["f", { a: 1 }])]);
+    const f = tools.ok("f", 1);
+    const r = await run({ model, tools: [f] });
+    expect(r.status, "three identical calls in one reply: repeated_call").toBe("repeated_call");
+    expect(f.executions, "the repeated calls do not run").toBe(0);
+    const events = toolEvents(r) as Array<{ validation: string; outcome: string; retries: number }>;
+    expect(events.map((e) => [e.validation, e.outcome, e.retries]), "repeated calls' events: not_checked, repeated_call, retries 0").toEqual([
+      ["not_checked", "repeated_call", 0],
+      ["not_checked", "repeated_call", 0],
+      ["not_checked", "repeated_call", 0],
+    ]);
   });
 });

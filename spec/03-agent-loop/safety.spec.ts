@@ -22,7 +22,7 @@ import {
   tools,
   type CallSpec,
 } from "../support/agent-harness/index.ts";
-import { envelope, errorCode, run, toolEvents, toolMessages } from "./helpers.ts";
+import { USER, envelope, errorCode, run, toolEvents, toolMessages } from "./helpers.ts";
 
 const SENSITIVE = [SECRET_KEY, BEARER.split(" ")[1], CN_PHONE, INTL_PHONE, ID_NUMBER, EMAIL];
 
@@ -201,6 +201,54 @@ describe("8. Isolation: masking and clean error text", () => {
     const events = toolEvents(r);
     expect(events, "one tool_call event per call").toHaveLength(2);
     expect(trace, "the trace's arguments are masked").toContain("[secret]");
+  });
+
+  l2("describeError: a value that is not an Error is its JSON, or String(value) when it has none; the result is trimmed", () => {
+    expect(describeError({ code: 42 }), "describeError: an object is its JSON").toBe('{"code":42}');
+    expect(describeError(42), "describeError: a number is its JSON").toBe("42");
+    expect(describeError(null), "describeError: null is its JSON").toBe("null");
+    expect(describeError(undefined), "describeError: undefined has no JSON: String(value)").toBe("undefined");
+    expect(describeError(BigInt(10)), "describeError: a BigInt has no JSON: String(value)").toBe("10");
+    expect(describeError("   padded message   "), "describeError trims the result").toBe("padded message");
+  });
+
+  l2("describeError: path tokens of every documented kind become [path]; a lone / stays", () => {
+    expect(describeError("open C:\\Users\\me\\key.txt failed"), "describeError: a Windows drive path").toBe("open [path] failed");
+    expect(describeError("read D:/data/x.json"), "describeError: a drive path with forward slashes").toBe("read [path]");
+    expect(describeError("see ./conf/a.json, ../b.txt and ~/c"), "describeError: ./, ../ and ~/ paths").toBe("see [path], [path] and [path]");
+    expect(describeError("load .\\win\\x and ..\\up"), "describeError: .\\\\ and ..\\\\ paths").toBe("load [path] and [path]");
+    expect(describeError("at file:///srv/app.js:1:2"), "describeError: a file:// URL").toBe("at [path]");
+    expect(describeError("(/tmp/x) [/var/y] x=/etc/passwd,z"), "describeError: paths after ( [ = and before , or a bracket").toBe("([path]) [[path]] x=[path],z");
+    expect(describeError("5 / 3 and a/b and key:/v"), "describeError: a lone / and a/b are not paths; after : a path starts").toBe("5 / 3 and a/b and key:[path]");
+  });
+
+  l2("maskSecrets: key and token rules match exactly the documented shapes", () => {
+    const sk = "sk-" + "a1B2".repeat(5);
+    expect(maskSecrets(`key ${sk}!`), "an sk- key of 20 characters: [secret]").toBe("key [secret]!");
+    expect(maskSecrets("sk-short1234"), "an sk- key shorter than 16 after sk- stays").toBe("sk-short1234");
+    expect(maskSecrets(`task-${sk.slice(3)} x${sk}`), "an sk- key glued to a word character or a hyphen stays").toBe(`task-${sk.slice(3)} x${sk}`);
+    const ghp = "ghp_" + "Ab1_".repeat(5);
+    expect(maskSecrets(`token ${ghp}.`), "a ghp_ token: [secret]").toBe("token [secret].");
+    expect(maskSecrets(`ghp_${"a".repeat(19)} x${ghp}`), "a ghp_ token of 19 characters, or glued to a letter, stays").toBe(`ghp_${"a".repeat(19)} x${ghp}`);
+    const akia = "AKIA" + "ABCDEFGH23456789";
+    expect(maskSecrets(`id ${akia} end`), "an AKIA key id: [secret]").toBe("id [secret] end");
+    expect(maskSecrets(`${akia}X x${akia} AKIA${"abcdefgh23456789"}`), "an AKIA look-alike glued to letters or lower-case stays").toBe(`${akia}X x${akia} AKIA${"abcdefgh23456789"}`);
+    expect(maskSecrets("auth: bearer   abc.DEF-12_~+/= ok"), "bearer is matched case-insensitively, any whitespace, the documented token characters").toBe("auth: Bearer [secret] ok");
+    expect(maskSecrets("Bearer short"), "a Bearer token shorter than 8 characters stays").toBe("Bearer short");
+  });
+
+  l2("maskSecrets: e-mail, ID number and phone rules match exactly the documented shapes", () => {
+    expect(maskSecrets("mail a.b+c@mail.example.co.uk now"), "an e-mail with dots, plus and subdomains: [email]").toBe("mail [email] now");
+    expect(maskSecrets("x@y.c and @example.com"), "x@y.c (one-letter TLD) and @domain alone stay").toBe("x@y.c and @example.com");
+    expect(maskSecrets("id 11010519491231002x."), "an ID number ending in x: [id_number]").toBe("id [id_number].");
+    expect(maskSecrets("id 110105194912310021"), "an 18-digit ID number: [id_number]").toBe("id [id_number]");
+    expect(maskSecrets("n 1101051949123100211 a110105194912310021"), "19 digits, or 18 glued to a letter, stay").toBe("n 1101051949123100211 a110105194912310021");
+    expect(maskSecrets("call +86 13812345678, 8613912345678 or +86-15012345678"), "+86 mobiles with space, none or hyphen: [phone]").toBe("call [phone], [phone] or [phone]");
+    expect(maskSecrets("not 12345678901 nor 138123456789"), "11 digits not starting 1[3-9], and 12 digits, stay").toBe("not 12345678901 nor 138123456789");
+    expect(maskSecrets("ring +1 415 555 2671 or +33.1.23.45.67.89 now"), "international numbers with spaces and dots: [phone]").toBe("ring [phone] or [phone] now");
+    // A country code of up to 3 digits, then up to 14 more: 17 digits in all.
+    expect(maskSecrets("call +99912345678901234 now"), "a 3-digit country code and 14 more digits: [phone]").toBe("call [phone] now");
+    expect(maskSecrets("a+1234567 and +12 345"), "+ glued to a letter, or too few digits, stays").toBe("a+1234567 and +12 345");
   });
 });
 
@@ -429,5 +477,15 @@ describe("9. Approval, policy gate and toolChoice", () => {
     await run({ model, tools: [t], approve: () => true, policy: () => ({ allow: false, reason: "no" }) });
     expect(t.executions, "a denying policy wins over approve: the tool never runs").toBe(0);
     expect(model.requests, "the loop goes on after the denial").toHaveLength(2);
+  });
+
+  l2("toolChoice {name}: a reply without calls is not a final answer; the named tool's $finish ends the run", async () => {
+    const model = scriptedModel([reply.text("I think it is sunny"), reply.calls(["answer", {}])]);
+    const r = await run({ model, toolChoice: { name: "answer" }, tools: [tools.finish("answer", "sunny")] });
+    expect(r.status, "toolChoice { name }: the named tool's $finish ends the run").toBe("finished");
+    expect(r.finalText, "finalText is the $finish string").toBe("sunny");
+    expect(r.steps, "the plain reply did not end the run: two requests").toBe(2);
+    expect(r.messages[USER.length], "the plain reply is appended as an assistant message").toEqual({ role: "assistant", content: "I think it is sunny" });
+    expect(r.messages[USER.length + 1].role, "then a user reminder follows").toBe("user");
   });
 });

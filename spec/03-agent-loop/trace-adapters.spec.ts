@@ -84,6 +84,15 @@ describe("10. Trace: events for every step and tool call, with the run id", () =
     const r = await run({ model, clock, tools: [tools.slow("slow", clock, 40)] });
     expect(r.trace.map((e) => e.at), "event times are clock.now() when emitted").toEqual([1000, 1000, 1040, 1040, 1040]);
   });
+
+  l2("durationMs is the clock time the call took, whatever the clock's starting time", async () => {
+    const clock = new FakeClock({ start: 1_000 });
+    const model = scriptedModel([reply.calls(["slow", {}]), reply.text("ok")]);
+    const r = await run({ model, clock, tools: [tools.slow("slow", clock, 100)] });
+    const [event] = toolEvents(r) as Array<{ durationMs: number; at: number }>;
+    expect(event.durationMs, "durationMs is clock time the call took").toBe(100);
+    expect(event.at, "the event's at is clock.now() when emitted").toBe(1_100);
+  });
 });
 
 /** A fresh history for each test: an adapter that changes its input cannot spoil another test. */
@@ -188,5 +197,23 @@ describe("11. Adapters: the history in OpenAI and Anthropic formats", () => {
     expect(toAnthropicMessages(msgs).system, "system messages are joined with a blank line").toBe("a\n\nb");
     toOpenAIMessages(msgs);
     expect(msgs, "the adapters never modify their input").toEqual(copy);
+  });
+
+  const call = { id: "c1", name: "f", arguments: '{"a":1}' };
+  l2("OpenAI: an assistant's non-empty content is kept next to its tool_calls", () => {
+    const messages: Message[] = [{ role: "assistant", content: "checking", tool_calls: [call] }];
+    const [m] = toOpenAIMessages(messages) as Array<{ content: unknown }>;
+    expect(m.content, "OpenAI: non-empty content is kept next to tool_calls").toBe("checking");
+  });
+
+  l2("Anthropic: an assistant message with empty content and no calls is still one text block", () => {
+    const messages: Message[] = [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: "" },
+    ];
+    expect(toAnthropicMessages(messages).messages, "Anthropic: an assistant message with empty content and no calls is one text block").toEqual([
+      { role: "user", content: [{ type: "text", text: "hi" }] },
+      { role: "assistant", content: [{ type: "text", text: "" }] },
+    ]);
   });
 });

@@ -13,6 +13,8 @@ export interface GradedOptions {
   weight?: number;
   /** Per-test timeout in ms (vitest's default from vitest.config.ts otherwise). */
   timeout?: number;
+  /** One of the kata's core tests (test-tag.ts): the sprint's, and `--core`'s. */
+  core?: boolean;
 }
 
 export interface GradedTest {
@@ -25,9 +27,9 @@ export interface GradedTest {
 function graded(level: Level): GradedTest {
   const declare = (name: string, body: Body, timeout: number | undefined) => test(name, () => failWhenIdle(body()), timeout);
   const example = (name: string, body: Body, options: GradedOptions = {}) =>
-    declare(tagName(name, level, options.weight ?? EXAMPLE_WEIGHT), body, options.timeout);
+    declare(tagName(name, level, options.weight ?? EXAMPLE_WEIGHT, options.core), body, options.timeout);
   const property = (name: string, body: Body, options: GradedOptions = {}) =>
-    declare(tagName(name, level, options.weight ?? PROPERTY_WEIGHT), body, options.timeout);
+    declare(tagName(name, level, options.weight ?? PROPERTY_WEIGHT, options.core), body, options.timeout);
   return Object.assign(example, { property });
 }
 

@@ -11,10 +11,14 @@ export type Level = "L1" | "L2" | "L3";
 export const EXAMPLE_WEIGHT = 1;
 export const PROPERTY_WEIGHT = 3;
 
-/** The tag the grader parses: `[L2 w3]` at the very end of the test's name. */
-export const TAG_PATTERN = /\s\[(L[123]) w(\d+)\]$/;
+/**
+ * The tag the grader parses: `[L2 w3]` at the very end of the test's name, or `[L1 w1 core]` for a
+ * core test: one of the few of its kata that make its scheme work end to end, which the 20-minute
+ * sprint (`npm run interview -- --sprint`) and `--core` grade alone.
+ */
+export const TAG_PATTERN = /\s\[(L[123]) w(\d+)( core)?\]$/;
 
-export function tagName(name: string, level: Level, weight: number): string {
+export function tagName(name: string, level: Level, weight: number, core = false): string {
   if (!Number.isInteger(weight) || weight < 1) throw new Error(`weight must be a positive integer: ${weight}`);
-  return `${name} [${level} w${weight}]`;
+  return `${name} [${level} w${weight}${core ? " core" : ""}]`;
 }

@@ -13,14 +13,10 @@ import type { TestResult } from "./test-result.ts";
  * real cases at once: worth running last, once the task's own examples pass.
  */
 const BULK_FILE = /\/(bfcl|suite)\.spec\.ts$/;
-/** Examples that pin a README rule the others left open, found by mutation testing: the fine print after the rule itself. */
-const MUTANTS_FILE = /\/mutants\.spec\.ts$/;
-
-/** 0 an example, 1 an example pinned by mutation testing, 2 a property, 3 a bulk real-data test. */
+/** 0 an example, 1 a property, 2 a bulk real-data test. Examples keep their files' order: a task's fine print comes after its rule there. */
 function kind(test: Pick<TestResult, "file" | "weight">): number {
-  if (BULK_FILE.test(test.file)) return 3;
-  if (test.weight >= PROPERTY_WEIGHT) return 2;
-  return MUTANTS_FILE.test(test.file) ? 1 : 0;
+  if (BULK_FILE.test(test.file)) return 2;
+  return test.weight >= PROPERTY_WEIGHT ? 1 : 0;
 }
 
 /** A test outside any numbered task comes after every task. */

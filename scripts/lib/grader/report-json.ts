@@ -20,6 +20,8 @@ export interface RunInfo {
   only?: string[];
   /** `--level`: the only levels graded; the scores cover their tests alone. Absent: every level. */
   levels?: Level[];
+  /** `--core`: only the core tests graded; the scores cover them alone. */
+  core?: boolean;
 }
 
 function clip(text: string, max: number): string {
@@ -46,6 +48,7 @@ function exercismTest(test: TestResult) {
     x_level: test.level,
     x_bank: test.bank,
     x_weight: test.weight,
+    x_core: test.core === true,
     ...(test.durationMs === undefined ? {} : { x_duration_ms: Math.round(test.durationMs) }),
     ...(test.property?.seed === undefined ? {} : { x_seed: Number(test.property.seed), x_path: test.property.path }),
     ...(test.property?.counterexample === undefined ? {} : { x_counterexample: test.property.counterexample }),
@@ -86,6 +89,7 @@ export function jsonReport(runs: KataRun[], scores: Scores, info: RunInfo) {
     ...(info.only ? { x_only: info.only } : {}),
     // Always present, every level without --level: a reader never has to guess what the score covers.
     x_levels_graded: info.levels ?? [...LEVELS],
+    x_core_only: info.core === true,
     x_started_at: info.startedAt.toISOString(),
     x_duration_ms: info.durationMs,
     x_levels: levelFigures(scores.levels),

@@ -359,5 +359,5 @@ function firstDifference(collected: ManifestTest[], listed: ManifestTest[]): str
 
 export function expectedTest(kata: Kata, entry: ManifestTest): Omit<TestResult, "status"> {
   const tag = splitTag(entry.name);
-  return { kata: kata.id, file: entry.file, name: tag.name, level: tag.level, weight: tag.weight, bank: isBankFile(entry.file), taskId: taskIdOf(tag.name) };
+  return { kata: kata.id, file: entry.file, name: tag.name, level: tag.level, weight: tag.weight, core: tag.core, bank: isBankFile(entry.file), taskId: taskIdOf(tag.name) };
 }

@@ -12,6 +12,8 @@ export interface TestResult {
   name: string;
   level: Level;
   weight: number;
+  /** A core test (`[L1 w1 core]`): one of the few the sprint and `--core` grade. */
+  core?: boolean;
   /** A held-out bank test (scored apart from the visible specs). */
   bank: boolean;
   /** The top-level describe's number ("1. parsing" -> 1): Exercism's task_id. */
@@ -26,10 +28,10 @@ export interface TestResult {
   durationMs?: number;
 }
 
-export function splitTag(fullName: string): { name: string; level: Level; weight: number; tagged: boolean } {
+export function splitTag(fullName: string): { name: string; level: Level; weight: number; core: boolean; tagged: boolean } {
   const match = TAG_PATTERN.exec(fullName);
-  if (!match) return { name: fullName, level: "L1", weight: 1, tagged: false };
-  return { name: fullName.slice(0, match.index), level: match[1] as Level, weight: Number(match[2]), tagged: true };
+  if (!match) return { name: fullName, level: "L1", weight: 1, core: false, tagged: false };
+  return { name: fullName.slice(0, match.index), level: match[1] as Level, weight: Number(match[2]), core: match[3] !== undefined, tagged: true };
 }
 
 export function taskIdOf(name: string): number | undefined {
@@ -37,7 +39,11 @@ export function taskIdOf(name: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** Terminal colour codes, which some transformers write whatever NO_COLOR says. */
+/**
+ * Terminal colour codes, which some transformers write whatever NO_COLOR says. Colour codes only,
+ * so not util.stripVTControlCharacters: it drops every escape, and a screen or cursor code in a
+ * candidate's message must reach visible.ts, which shows it as text.
+ */
 export function withoutAnsi(text: string): string {
   return text.replace(/\x1b\[[0-9;]*m/g, "");
 }

@@ -11,6 +11,8 @@ export const EVENT_PREFIX = "@watch-answer ";
 export interface AnswerEvent {
   passing: number;
   total: number;
+  /** Percent of the answer's tests, by their weights (the kata's score on them); null for none. */
+  score: number | null;
   /** Percent per level, by the tests' weights; null for a level with no test in the answer. */
   levels: Record<Level, number | null>;
   /** Slow tests a quick answer left to the full answer that follows. */
@@ -29,7 +31,9 @@ export function answerEvent(tests: TestResult[], pending: ReadonlySet<string>, p
       return [level, Number.isNaN(value) ? null : value];
     }),
   ) as Record<Level, number | null>;
-  return { passing: tests.filter((t) => t.status === "pass").length, total: tests.length, levels, pending: pending.size, ...(next ? { next: next.name } : {}), problems };
+  const earned = tests.filter((t) => t.status === "pass").reduce((sum, t) => sum + t.weight, 0);
+  const score = percent({ earned, possible: tests.reduce((sum, t) => sum + t.weight, 0), passed: 0, total: tests.length });
+  return { passing: tests.filter((t) => t.status === "pass").length, total: tests.length, score: Number.isNaN(score) ? null : score, levels, pending: pending.size, ...(next ? { next: next.name } : {}), problems };
 }
 
 export const formatEvent = (event: AnswerEvent): string => EVENT_PREFIX + JSON.stringify(event);
