@@ -5,8 +5,8 @@ import { configDefaults, defineConfig } from "vitest/config";
 // Most of their time is spent waiting on child processes (grades, watch, the pack's npm, a
 // budget's 15 s), so their files run side by side, a few at once. The one that times something
 // runs afterwards, alone: compare measures a speed ratio, and the load of the other files is not
-// its to bear (a whole npm test brings enough of its own). watch's tests used to be kept apart
-// too: a grade beside them churned .grade/, which their warm runner watched (it no longer does).
+// its to bear (a whole npm test brings enough of its own). watch's tests need no such care: their
+// warm runner does not watch .grade/, which the grades beside them churn.
 const TIMED = ["scripts/test/compare-speed.test.ts"];
 
 export default defineConfig({

@@ -1,10 +1,12 @@
 // The stage plan (scripts/lib/stages.ts) is printed by tools and written in every kata README:
-// the three must say the same thing, and the tasks it names must be those the specs test.
+// the three must say the same thing, and the tasks it names must be those the specs test. The
+// READMEs' tables are generated (npm run stages): a table edited by hand fails here.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { PROJECT_ROOT } from "../lib/impl-root.ts";
-import { STAGES, stagesOf, type Stage } from "../lib/stages.ts";
+import { main as writeStages } from "../stages.ts";
+import { README_FILES, STAGES, stagesOf, stagesTable, TABLE_END, TABLE_START, tableBlock, withStagesTable, type Stage } from "../lib/stages.ts";
 
 interface ManifestTest { file: string; name: string }
 const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, "spec/manifest.json"), "utf8")) as {
@@ -14,7 +16,7 @@ const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, "spec/manifest.json"
 /** "4. Dispatch > running calls > ... [L1 w1]" -> { task: 4, level: "L1" }. */
 function taskAndLevel(name: string): { task: number; level: string } {
   const task = /^(\d+)\. /.exec(name);
-  const level = / \[(L\d) w\d+\]$/.exec(name);
+  const level = / \[(L\d) w\d+(?: core)?\]$/.exec(name);
   if (!task || !level) throw new Error(`a graded test without "N. Task > ... [Ln wN]": ${name}`);
   return { task: Number(task[1]), level: level[1] };
 }
@@ -30,8 +32,8 @@ function testedTasks(kata: string, level: string): number[] {
 }
 
 const README = [
-  { file: "README.md", heading: "## Stages", unit: "min", l1Count: (n: number) => `of the ${n} L1 tests` },
-  { file: "README.zh-CN.md", heading: "## 阶段", unit: "分钟", l1Count: (n: number) => `${n} 个 L1 测试` },
+  { lang: "en", file: README_FILES.en, heading: "## Stages", unit: "min", l1Count: (n: number) => `of the ${n} L1 tests` },
+  { lang: "zh-CN", file: README_FILES["zh-CN"], heading: "## 阶段", unit: "分钟", l1Count: (n: number) => `${n} 个 L1 测试` },
 ] as const;
 
 /** The text of a README's Stages section: from its heading to the next "## " heading. */
@@ -78,6 +80,15 @@ describe("the stage plan", () => {
       });
 
       for (const readme of README) {
+        test(`katas/${kata}/${readme.file}: its Stages table is the one npm run stages writes, inside the Stages section`, () => {
+          const text = readFileSync(join(PROJECT_ROOT, "katas", kata, readme.file), "utf8");
+          const { start, end } = tableBlock(text, `katas/${kata}/${readme.file}`);
+          expect(text.slice(start, end), "the table differs from the plan's: edit scripts/lib/stages.ts, then npm run stages").toBe(stagesTable(kata, readme.lang));
+          expect(withStagesTable(text, kata, readme.lang)).toBe(text);
+          const section = stagesSection(kata, readme.file, readme.heading);
+          expect(section, "the generated table lies in the Stages section").toContain(stagesTable(kata, readme.lang));
+        });
+
         test(`katas/${kata}/${readme.file}: its Stages table states the same minutes and tasks`, () => {
           const section = stagesSection(kata, readme.file, readme.heading);
           expect(tableRows(section, readme.unit)).toEqual(
@@ -85,11 +96,45 @@ describe("the stage plan", () => {
           );
           // The grade command that takes one stage at a time is named in the section.
           expect(section).toContain(`npm run grade -- --kata ${Number(kata.slice(0, 2))} --level 1`);
-          // "17 of the 22 L1 tests": the total must be the manifest's, or the 20-minute advice is stale.
+          // "17 of the 22 L1 tests": the total must be the manifest's, or the advice on where to start is stale.
           const l1 = manifest.katas[kata].tests.filter((t) => taskAndLevel(t.name).level === "L1").length;
           expect(section.replace(/\s+/g, " ")).toContain(readme.l1Count(l1));
         });
       }
     });
   }
+});
+
+describe("npm run stages", () => {
+  const plan = STAGES["01-regex-dispatch"];
+
+  test("writes the table between the markers from the plan, and leaves the rest of the README as it is", () => {
+    const readme = `# Kata\n\n## Stages\n\nIntro.\n\n${TABLE_START}\n| stale |\n${TABLE_END}\n\nAfter.\n`;
+    const written = withStagesTable(readme, "01-regex-dispatch", "en");
+    expect(written.startsWith("# Kata\n\n## Stages\n\nIntro.\n\n")).toBe(true);
+    expect(written.endsWith("\n\nAfter.\n")).toBe(true);
+    expect(written).toContain(`| L1 | ${plan[0].minutes} min | ${plan[0].tasks.join(", ")} | ${plan[0].write.en} | ${plan[0].canWait.en} |`);
+    expect(written).toContain(`| L2 | +${plan[1].minutes} min | `);
+    expect(withStagesTable(written, "01-regex-dispatch", "en")).toBe(written);
+    expect(withStagesTable(readme, "01-regex-dispatch", "zh-CN")).toContain(`| L1 | ${plan[0].minutes} 分钟 | `);
+  });
+
+  test("a README without the markers, or with two tables, is an error, never a silent skip", () => {
+    expect(() => withStagesTable("## Stages\n\n| L1 |\n", "01-regex-dispatch", "en")).toThrow(/no "<!-- stages:start -->"/);
+    const twice = `\n${TABLE_START}\n${TABLE_END}\n`.repeat(2);
+    expect(() => withStagesTable(twice, "01-regex-dispatch", "en")).toThrow(/more than one/);
+    expect(() => stagesTable("toString", "en")).toThrow(/no stage plan/);
+  });
+
+  test("--check finds every table up to date (it writes nothing, and says which table is stale)", async () => {
+    const log = console.log;
+    const out: string[] = [];
+    console.log = (...args: unknown[]) => void out.push(args.join(" "));
+    try {
+      expect(await writeStages(["--check"])).toBe(0);
+    } finally {
+      console.log = log;
+    }
+    expect(out).toEqual([]);
+  });
 });

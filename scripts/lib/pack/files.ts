@@ -15,9 +15,11 @@ export const LEFT_OUT: ReadonlyArray<[pattern: RegExp, why: string]> = [
   [/^spec\/[^/]+\/(api-parity|bench-cases)\.ts$/, "they import the references"],
   [/^docs\/(interviewer-guide|mutation-report|benchmarks)[^/]*$/, "interviewer and maintainer material (benchmarks are measured with the references)"],
   [/^scripts\/(self-test|manifest|test-browser|compare|bench|mutate|pack-candidate)\.ts$/, "maintainer tools that need the references"],
+  [/^scripts\/stages\.ts$/, "a maintainer tool: it writes the kata READMEs' Stages tables from the plan"],
+  [/^spec\/(README-SKELETON\.md|[^/]+\/NOTES\.md)$/, "notes for maintainers: how the READMEs are built, what the specs leave free and why"],
   [/^scripts\/(grade-round\.ts|lib\/round\/)/, "the interviewer's tool for a whole round of candidates"],
   [/^scripts\/(test|lib\/(bench|compare|mutation|self-test|pack))(\/|$)/, "maintainer tools and their tests"],
-  [/^(\.ci|CONTRIBUTING\.md|vitest\.scripts\.config\.ts|stryker\.config\.[a-z]+)(\/|$)/, "maintainer material"],
+  [/^(\.ci|CONTRIBUTING\.md|CHANGELOG\.md|vitest\.scripts\.config\.ts|stryker\.config\.[a-z]+)(\/|$)/, "maintainer material (the changelog speaks of the bank, compare and the references)"],
   // The pack writes its own README (scripts/lib/pack/README.candidate*.md): the maintainers' one
   // documents the self-test, compare, the references and the bank, none of which the pack has.
   [/^README(\.[\w-]+)?\.md$/, "the maintainers' README (the pack has the candidate's)"],

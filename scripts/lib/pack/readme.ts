@@ -25,14 +25,16 @@ function scriptHasFlag(root: string, scripts: Record<string, string>, script: st
 
 /**
  * The names a template may test, and whether the pack has each: `interview` (the mock interview),
- * `level` (`--level` on grade and watch), `stages` (a Stages section in every kata README),
- * `typecheck` and `spec` (the plain tools).
+ * `sprint` (its `--sprint`), `level` and `core` (`--level` and `--core` on grade and watch),
+ * `stages` (a Stages section in every kata README), `typecheck` and `spec` (the plain tools).
  */
 export function packFeatures(packRoot: string, projectRoot: string): Set<string> {
   const scripts = (JSON.parse(readFileSync(join(packRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
   const features = new Set<string>();
   for (const name of ["interview", "typecheck", "spec"]) if (scripts[name]) features.add(name);
   if (scriptHasFlag(projectRoot, scripts, "grade", "level") && scriptHasFlag(projectRoot, scripts, "watch", "level")) features.add("level");
+  if (scriptHasFlag(projectRoot, scripts, "grade", "core") && scriptHasFlag(projectRoot, scripts, "watch", "core")) features.add("core");
+  if (features.has("interview") && scriptHasFlag(projectRoot, scripts, "interview", "sprint")) features.add("sprint");
   const readmes = readdirSync(join(packRoot, "katas")).flatMap((kata) => ["README.md", "README.zh-CN.md"].map((f) => join(packRoot, "katas", kata, f)));
   if (readmes.length > 0 && readmes.every((f) => existsSync(f) && /^##+ .*(Stages|阶段)/m.test(readFileSync(f, "utf8")))) features.add("stages");
   return features;

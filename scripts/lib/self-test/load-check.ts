@@ -1,4 +1,4 @@
-// The self-test's load check (issue 13, "verdicts that do not depend on load"): the references,
+// The self-test's load check (verdicts that do not depend on the machine's load): the references,
 // graded while busy processes hold every core, still score 100 on every kata. It proves that the
 // time limits (spec/support/time-limits.ts, the grader's STALL_MS) leave a correct implementation
 // its score on a busy machine, and that the linear-time and CPU-time checks hold under load.
