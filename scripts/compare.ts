@@ -93,10 +93,10 @@ async function run(argv: string[]): Promise<number> {
       // How the figures were made, where they are printed, once (docs/benchmarks.md has the details).
       if (!explained) {
         console.log(style.dim("  speed: your time / reference time (below 1 means faster), in brackets the range the ratio can be"));
-        console.log(style.dim("  trusted to lie in. Both sides are copied into one scratch folder under a package.json that says"));
-        console.log(style.dim("  \"type\": \"module\" (a folder without one loads as CommonJS under tsx: 1.2x slower for the same code),"));
-        console.log(style.dim("  each runs in a worker of its own, in rounds that alternate which goes first (CPU time unless the case"));
-        console.log(style.dim("  waits on timers), in two processes (one starts with yours, one with the reference)."));
+        console.log(style.dim("  trusted to lie in. Both sides are bundled to JavaScript the same way and measured in a confined"));
+        console.log(style.dim("  process (it reads only the staged code; no network, no file written, no process started), each in a"));
+        console.log(style.dim("  worker of its own, in rounds that alternate which goes first (CPU time unless the case waits on"));
+        console.log(style.dim("  timers), in two processes (one starts with yours, one with the reference)."));
         explained = true;
       } else console.log(style.dim("  speed: your time / reference time (as above)"));
       for (const s of speed) {

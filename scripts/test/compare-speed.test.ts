@@ -1,16 +1,16 @@
-// npm run compare's speed ratios (issue 17): the ratio and its spread, the staging that loads
-// both sides the same way, the self-test's verdict, and a whole run that tells identical code
-// from code that does twice the work.
-import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// npm run compare's speed ratios, which a candidate must be able to trust: the ratio and its spread, the staging that loads
+// both sides the same way and runs them confined, the self-test's verdict, and a whole run that
+// tells identical code from code that does twice the work.
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, test } from "vitest";
 import { PROJECT_ROOT } from "../lib/impl-root.ts";
 import { caseKind, formatRatio, quantile, speedRatio } from "../lib/compare/ratio.ts";
 import { compareSpeed } from "../lib/compare/speed.ts";
-import { stageSides } from "../lib/compare/stage.ts";
+import { confinedCommand, stageConfined } from "../lib/compare/confine.ts";
+import { detectConfinement } from "../../spec/support/sandbox/confinement.ts";
 import { selfCompareProblems } from "../lib/self-test/compare-check.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "tuk-compare-speed-"));
@@ -73,24 +73,59 @@ describe("the self-test's verdict on a self-comparison", () => {
   });
 });
 
-describe("staging", () => {
-  // The cause of the 1.2x: outside a folder whose package.json says "type": "module", tsx
-  // compiles a .ts file to CommonJS, and every imported function is then called through a getter.
-  /** How tsx loads each root's k/index.ts, in one process: "cjs" or "esm" per root, in order. */
-  const probe = (...roots: string[]) => {
-    const files = roots.map((root) => pathToFileURL(join(root, "k", "index.ts")).href);
-    const script = `for (const file of ${JSON.stringify(files)}) { const m = await import(file); console.log(m.format ?? m.default?.format); }`;
-    const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: PROJECT_ROOT, encoding: "utf8" });
-    return r.stdout.trim().split("\n").length === roots.length ? r.stdout.trim().split("\n") : [r.stdout + r.stderr];
-  };
+describe("staging and confinement", () => {
+  test("both sides are staged as JavaScript the same way: the same code makes the same module", { timeout: 60_000 }, async () => {
+    const staged = await stageConfined(KATA1, join(PROJECT_ROOT, "solutions"), join(PROJECT_ROOT, "solutions"), join(dir, "staged"));
+    // The bundler names each source file in a comment (a scratch path of its own): the code is the same.
+    const code = (file: string) => readFileSync(file, "utf8").replace(/^\/\/ .*$/gm, "");
+    expect(code(staged.files.yours)).toBe(code(staged.files.reference));
+    for (const file of [staged.child, staged.files.cases, staged.files.yours]) expect(file.startsWith(staged.root), file).toBe(true);
+    const launch = confinedCommand(staged, ["yours", "100", "2"]);
+    expect(launch.args).toContain(`--allow-fs-read=${staged.root}/*`);
+    expect(launch.args.some((a) => a.startsWith("--allow-child-process") || a.startsWith("--allow-addons"))).toBe(false);
+  });
 
-  test("a copy outside the repository loads as CommonJS; staged, both sides load as ES modules", { timeout: 60_000 }, () => {
-    const outside = join(dir, "outside");
-    mkdirSync(join(outside, "k"), { recursive: true });
-    writeFileSync(join(outside, "k", "index.ts"), 'export const format: string = typeof exports === "object" ? "cjs" : "esm";\n');
-    const sides = stageSides("k", outside, outside, join(dir, "scratch"));
-    expect(JSON.parse(readFileSync(join(dir, "scratch", "package.json"), "utf8")).type).toBe("module");
-    expect(probe(outside, sides.yours, sides.reference)).toEqual(["cjs", "esm", "esm"]);
+  test("code that does not build, or imports what a kata may not, is said so and not measured", { timeout: 60_000 }, async () => {
+    const bad = join(dir, "imports");
+    cpSync(join(PROJECT_ROOT, "solutions", KATA1), join(bad, KATA1), { recursive: true });
+    writeFileSync(join(bad, KATA1, "index.ts"), `import "node:child_process";\n${readFileSync(join(bad, KATA1, "index.ts"), "utf8")}`);
+    const result = await compareSpeed(KATA1, bad, join(PROJECT_ROOT, "solutions"), join(dir, "scratch-imports"), { budgetMs: 40, rounds: 2, processes: 1, sizes: [10_240, 10_240], timeoutMs: 60_000 });
+    expect(result).toMatch(/your code imports what a kata may not \(01-regex-dispatch\/index\.ts imports 'node:child_process'\)/);
+  });
+
+  // The candidate's code runs in the measuring process: there it writes no file, reaches no
+  // listener (where namespaces hold) and reads nothing but the staged code.
+  test("the candidate's code, measured, writes no file, reads nothing outside the staged code, and reaches no listener", { timeout: 120_000 }, async () => {
+    expect(typeof (process as { getBuiltinModule?: unknown }).getBuiltinModule, "the probe needs process.getBuiltinModule").toBe("function");
+    const target = join(dir, "written-by-candidate.txt");
+    writeFileSync(join(dir, "writable.txt"), "this folder is writable");
+    let connections = 0;
+    const server = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as AddressInfo).port;
+    const probe = join(dir, "probe");
+    cpSync(join(PROJECT_ROOT, "solutions", KATA1), join(probe, KATA1), { recursive: true });
+    const index = join(probe, KATA1, "index.ts");
+    const bank = join(PROJECT_ROOT, "spec", KATA1, "bank");
+    writeFileSync(index, [
+      "const load = (globalThis as any).process.getBuiltinModule;",
+      `try { load("node:fs").writeFileSync(${JSON.stringify(target)}, "read: " + load("node:fs").readdirSync(${JSON.stringify(bank)}).join()); } catch {}`,
+      `try { load("node:fs").writeFileSync(${JSON.stringify(target)}, "written"); } catch {}`,
+      `try { load("node:net").connect(${port}, "127.0.0.1").on("error", () => {}); } catch {}`,
+      readFileSync(index, "utf8"),
+    ].join("\n"));
+    try {
+      const result = await compareSpeed(KATA1, probe, join(PROJECT_ROOT, "solutions"), join(dir, "scratch-probe"), { budgetMs: 40, rounds: 2, processes: 1, sizes: [10_240, 10_240], timeoutMs: 60_000 });
+      expect(typeof result === "string" ? result : result.filter((r) => "error" in r), "the comparison itself still runs").toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(existsSync(target), "a file written by the candidate's code").toBe(false);
+      if (detectConfinement().level === "namespaces") expect(connections, "connections from the candidate's code").toBe(0);
+    } finally {
+      server.close();
+    }
   });
 });
 
@@ -131,6 +166,5 @@ describe("a whole comparison", () => {
     const first = await measure("scratch-twice");
     const problems = first.length === 0 ? [] : await measure("scratch-twice-again");
     expect(problems, `first try: ${first.join("; ")}`).toEqual([]);
-    expect(existsSync(join(dir, "scratch-twice", "package.json"))).toBe(true);
   });
 });

@@ -1,8 +1,9 @@
-// Runs in a child process (the candidate's code may hang): measures one kata's benchmark cases on
-// both sides of a comparison, each side in a worker thread of its own (speed-side.ts), and prints,
-// as JSON on the last line of stdout, each case's round times on both sides.
+// Runs in a confined child process (confine.ts: the candidate's code may hang, or try anything),
+// as JavaScript staged beside speed-side: measures one kata's benchmark cases on both sides of a
+// comparison, each side in a worker thread of its own (speed-side.ts), and prints, as JSON on the
+// last line of stdout, each case's round times on both sides.
 //
-//   node --single-threaded --import tsx speed-child.ts KATA YOURS_ROOT REFERENCE_ROOT yours|reference BUDGET_MS ROUNDS [MIN_BYTES-MAX_BYTES]
+//   node --single-threaded ... speed-child.mjs CASES.mjs YOURS_KATA.mjs REFERENCE_KATA.mjs yours|reference BUDGET_MS ROUNDS [MIN_BYTES-MAX_BYTES]
 //
 // The fourth argument is the side that goes first: its worker starts first, it warms up first and
 // it runs first in even rounds (the parent runs one process each way round).
@@ -18,22 +19,15 @@
 // during a round is that side's alone. Why --single-threaded (set by the parent): V8 then
 // compiles and collects garbage on the thread that runs the code, not on helper threads whose
 // timing varies from run to run, and the same code is optimised the same way in both workers.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { PROJECT_ROOT } from "../impl-root.ts";
 import type { SideReply, SideRequest, SideSetup } from "./speed-side.ts";
 
 export type ChildResult = { name: string; clock: "cpu" | "wall"; yours: number[]; reference: number[] } | { name: string; error: string };
 
 /** A side's worker, asked one thing at a time. */
 function startSide(setup: SideSetup) {
-  // A worker does not inherit tsx's loader (Node 20): it registers it, then loads the side.
-  const tsxApi = pathToFileURL(join(PROJECT_ROOT, "node_modules", "tsx", "dist", "esm", "api", "index.mjs")).href;
-  const side = new URL("./speed-side.ts", import.meta.url).href;
-  const boot = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(side)}); })`;
-  const worker = new Worker(boot, { eval: true, workerData: setup });
+  // Staged beside this file as JavaScript (confine.ts): no loader, nothing compiled at run time.
+  const worker = new Worker(new URL("./speed-side.mjs", import.meta.url), { workerData: setup });
   let pending: ((reply: SideReply) => void) | undefined;
   const replies: SideReply[] = [];
   worker.on("message", (reply: SideReply) => (pending ? pending(reply) : replies.push(reply)));
@@ -56,14 +50,13 @@ function startSide(setup: SideSetup) {
   };
 }
 
-const [kata, yoursRoot, referenceRoot, first, budget, roundsArg, sizes] = process.argv.slice(2);
-const casesFile = join(PROJECT_ROOT, "spec", kata, "bench-cases.ts");
+const [casesFile, yoursKata, referenceKata, first, budget, roundsArg, sizes] = process.argv.slice(2);
 const results: ChildResult[] = [];
-if (existsSync(casesFile)) {
+{
   const range = sizes ? (sizes.split("-").map(Number) as [number, number]) : undefined;
   const sides = first === "reference" ? (["reference", "yours"] as const) : (["yours", "reference"] as const);
   const workers = {} as Record<"yours" | "reference", ReturnType<typeof startSide>>;
-  for (const side of sides) workers[side] = startSide({ casesFile, implRoot: side === "yours" ? yoursRoot : referenceRoot, kata, sizes: range });
+  for (const side of sides) workers[side] = startSide({ casesFile, kataFile: side === "yours" ? yoursKata : referenceKata, sizes: range });
   const { yours, reference } = workers;
   const [mine, ref] = await Promise.all([yours.ready, reference.ready]);
   if (ref.kind !== "ready") throw new Error(`the reference's benchmark cases: ${ref.kind === "error" ? ref.message : ref.kind}`);

@@ -1,15 +1,14 @@
 // One side of a speed comparison, in a worker thread of speed-child.ts: loads one implementation
 // and its benchmark cases, then runs whatever round the main thread asks for and answers with the
 // time per operation. The main thread waits meanwhile, so the process's CPU time is this side's.
-import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parentPort, workerData } from "node:worker_threads";
 import type { BenchCase, BenchCases } from "../../../spec/support/bench-case.ts";
 
 export interface SideSetup {
+  /** The kata's benchmark cases, and the side's kata, each staged as JavaScript (confine.ts). */
   casesFile: string;
-  implRoot: string;
-  kata: string;
+  kataFile: string;
   sizes?: [number, number];
 }
 export type SideRequest = { kind: "warm"; name: string; ms: number } | { kind: "round"; name: string; ms: number; batch: number };
@@ -32,7 +31,7 @@ let cases: BenchCase[] = [];
 const asyncCases = new Map<BenchCase, boolean>();
 try {
   const { default: make } = (await import(pathToFileURL(setup.casesFile).href)) as { default: BenchCases<unknown> };
-  const impl = await import(pathToFileURL(join(setup.implRoot, setup.kata, "index.ts")).href);
+  const impl = await import(pathToFileURL(setup.kataFile).href);
   const [min, max] = setup.sizes ?? [0, Infinity];
   cases = make(impl).filter((c) => !setup.sizes || (c.bytes !== undefined && c.bytes >= min && c.bytes <= max));
   // Every case a few times before any is timed: the code the cases share (the whole parser, say)

@@ -1,14 +1,16 @@
-// The speed half of npm run compare (and of the self-test's compare check): both sides staged in
-// one scratch folder (stage.ts), measured in two child processes at once, one that starts with
-// your code and one that starts with the reference (speed-child.ts), and combined case by case
-// (ratio.ts). Two processes, not one: a process's JIT can favour one side by 10-20% on a case
-// for its whole life, and the second process gives that luck a second draw.
+// The speed half of npm run compare (and of the self-test's compare check): both sides staged as
+// JavaScript in one scratch folder, measured in two confined child processes at once (confine.ts),
+// one that starts with your code and one that starts with the reference (speed-child.ts), and
+// combined case by case (ratio.ts). Two processes, not one: a process's JIT can favour one side by
+// 10-20% on a case for its whole life, and the second process gives that luck a second draw.
 import { spawn } from "node:child_process";
-import { join } from "node:path";
+import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { detectConfinement } from "../../../spec/support/sandbox/confinement.ts";
 import { PROJECT_ROOT } from "../impl-root.ts";
+import { confinedCommand, stageConfined, StagingError, type ConfinedRun } from "./confine.ts";
 import { quantile, speedRatio, type SpeedRatio } from "./ratio.ts";
 import type { ChildResult } from "./speed-child.ts";
-import { stageSides } from "./stage.ts";
 
 export interface SpeedOptions {
   /** Time spent timing each case, both sides and all rounds together, per process. */
@@ -29,13 +31,16 @@ export type CaseSpeed =
   | ({ name: string; clock: "cpu" | "wall"; referenceMs: number } & SpeedRatio)
   | { name: string; error: string };
 
-function runChild(args: string[], timeoutMs: number): Promise<ChildResult[] | string> {
+function runChild(staged: ConfinedRun, args: string[], timeoutMs: number): Promise<ChildResult[] | string> {
   return new Promise((resolvePromise) => {
-    // --single-threaded: see speed-child.ts. tsx's loader by --import, so that the flag reaches V8.
-    const child = spawn(process.execPath, ["--single-threaded", "--import", "tsx", "scripts/lib/compare/speed-child.ts", ...args], {
-      cwd: PROJECT_ROOT,
+    // --single-threaded: see speed-child.ts.
+    const launch = confinedCommand(staged, args);
+    const child = spawn(launch.command, launch.args, {
+      cwd: staged.root,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
+      env: {},
+      ...(launch.uid === undefined ? {} : { uid: launch.uid, gid: launch.gid }),
     });
     let out = "";
     let err = "";
@@ -63,14 +68,18 @@ function runChild(args: string[], timeoutMs: number): Promise<ChildResult[] | st
 
 /** Measures one kata's benchmark cases on both sides. A string says why nothing was measured. */
 export async function compareSpeed(kataId: string, candidateRoot: string, referenceRoot: string, scratch: string, options: SpeedOptions = COMPARE_SPEED): Promise<CaseSpeed[] | string> {
-  let sides: ReturnType<typeof stageSides>;
+  if (!existsSync(join(PROJECT_ROOT, "spec", kataId, "bench-cases.ts"))) return [];
+  let staged: ConfinedRun;
   try {
-    sides = stageSides(kataId, candidateRoot, referenceRoot, scratch);
+    mkdirSync(scratch, { recursive: true });
+    // Another user (the confinement where namespaces are refused to root) must reach the staged folder.
+    if (detectConfinement().level === "other-user") for (const dir of [dirname(scratch), scratch]) chmodSync(dir, 0o711);
+    staged = await stageConfined(kataId, candidateRoot, referenceRoot, scratch);
   } catch (error) {
-    return `could not copy the code to measure: ${(error as Error).message}`;
+    return error instanceof StagingError ? error.message : `could not stage the code to measure: ${(error as Error).message}`;
   }
-  const args = (first: string) => [kataId, sides.yours, sides.reference, first, String(options.budgetMs), String(options.rounds), ...(options.sizes ? [options.sizes.join("-")] : [])];
-  const runs = await Promise.all(Array.from({ length: options.processes }, (_, i) => runChild(args(i % 2 === 0 ? "yours" : "reference"), options.timeoutMs)));
+  const args = (first: string) => [first, String(options.budgetMs), String(options.rounds), ...(options.sizes ? [options.sizes.join("-")] : [])];
+  const runs = await Promise.all(Array.from({ length: options.processes }, (_, i) => runChild(staged, args(i % 2 === 0 ? "yours" : "reference"), options.timeoutMs)));
   const failed = runs.find((r): r is string => typeof r === "string");
   if (failed) return failed;
   const processes = runs as ChildResult[][];

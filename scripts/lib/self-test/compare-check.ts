@@ -1,12 +1,12 @@
-// The self-test's compare check (issue 17, "speed ratios a candidate can trust"): the reference
+// The self-test's compare check (speed ratios a candidate can trust): the reference
 // compared with a copy of itself placed outside the repository, the way a candidate's checkout
 // is, reads within noise on every case: each printed spread covers 1.0 and the geometric mean of
 // each kind of case is within 0.9-1.1, while a busy process holds every core.
 //
-// Before compare staged both sides in one folder, this copy ran 1.15-1.2x slower than the
-// reference (1.65x on deep nesting): a folder without a package.json saying "type": "module" is
-// CommonJS to Node, and tsx's CommonJS output calls every import through a getter. See
-// scripts/lib/compare/stage.ts.
+// Why compare bundles both sides the same way (scripts/lib/compare/confine.ts): loaded each as it
+// lies, this copy ran 1.15-1.2x slower than the reference (1.65x on deep nesting), since a folder
+// without a package.json saying "type": "module" is CommonJS to Node, and tsx's CommonJS output
+// calls every import through a getter.
 //
 // Its cost is kept to a few seconds: kata 1 only (its cases are the quickest to set up and the
 // most sensitive to the module format), its cases of 10 to 20 KiB (seven: the 16 KiB BFCL
