@@ -1,7 +1,7 @@
 // The vitest configuration Stryker runs the specs with: the project's own vitest.config.ts (which
 // resolves @impl/NN-name inside Stryker's sandbox, and leaves the bank out unless GRADE_BANK=1),
-// narrowed to one kata's specs when MUTATE_KATA names it, and with the timing tests skipped
-// (skip-timing.setup.ts).
+// narrowed to one kata's specs when MUTATE_KATA names it (its visible specs, or with
+// MUTATE_SPECS=bank its bank alone), and with the timing tests skipped (skip-timing.setup.ts).
 //
 // Why here and not with Stryker's own `testFiles` option: in Stryker 10.1, `testFiles` turns into
 // a test filter on every mutant run, and a filtered run activates the mutant at run time only,
@@ -11,13 +11,20 @@ import { defineConfig } from "vitest/config";
 import base from "../../../vitest.config.ts";
 
 const kata = process.env.MUTATE_KATA;
+const specs = process.env.MUTATE_SPECS === "bank" ? `spec/${kata}/bank/*.spec.ts` : `spec/${kata}/*.spec.ts`;
 
 const setupFiles = [...toArray(base.test?.setupFiles), "scripts/lib/mutation/skip-timing.setup.ts"];
 
 // A plain spread, not mergeConfig: mergeConfig would append to `include` instead of replacing it.
 export default defineConfig({
   ...base,
-  test: { ...base.test, setupFiles, ...(kata ? { include: [`spec/${kata}/*.spec.ts`] } : {}) },
+  test: {
+    ...base.test,
+    setupFiles,
+    ...(kata ? { include: [specs] } : {}),
+    // The bank alone: the project's config leaves spec/*/bank out unless GRADE_BANK=1 is set where it is read.
+    ...(kata && process.env.MUTATE_SPECS === "bank" ? { exclude: ["**/node_modules/**", "spec/fixtures/**"] } : {}),
+  },
 });
 
 function toArray(value: string | string[] | undefined): string[] {
