@@ -1,4 +1,4 @@
-// npm run live -- --kata 3 --base-url http://127.0.0.1:11434/v1 --model qwen2.5:7b
+// npm run live -- --kata 3 --base-url http://127.0.0.1:11434/v1 --model qwen2.5:7b   (or --kata 1, --kata 4)
 // Connects the live command (scripts/lib/live/main.ts) to this process: stdout for the
 // transcript, stderr for everything else, the terminal for approvals, Ctrl-C for a clean stop.
 import { createInterface } from "node:readline";
@@ -8,6 +8,7 @@ import { EXIT, main as live, type LiveIO } from "./lib/live/main.ts";
 /** This process's streams: the transcript on stdout, the rest on stderr. */
 const streams = (): LiveIO => ({
   out: (line) => process.stdout.write(line + "\n"),
+  write: (text) => process.stdout.write(text),
   err: (line) => process.stderr.write(line + "\n"),
   env: process.env,
   cwd: process.cwd(),

@@ -1,5 +1,5 @@
 // The pieces of live mode on their own: the calculator, the sandbox, the reply parser, the
-// base URL, the replay's difference finder, the thinking splitter.
+// base URL, the replay's difference finder, the thinking splitter, kata 4's framing and chunks.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +8,8 @@ import { evaluateArithmetic } from "../lib/live/arith.ts";
 import { normaliseBaseUrl, parseChatReply } from "../lib/live/client.ts";
 import { LiveError } from "../lib/live/errors.ts";
 import { splitThinking } from "../lib/live/kata1.ts";
-import { createRecorder, firstDifference, recordingTransport, RECORDING_FORMAT, RECORDING_VERSION } from "../lib/live/recording.ts";
+import { chunkBytes, chunkLine, createRecorder, firstDifference, recordingTransport, RECORDING_FORMAT, RECORDING_VERSION } from "../lib/live/recording.ts";
+import { createSseReader } from "../lib/live/sse.ts";
 import { calculator, DEFAULT_SANDBOX, readSandboxFile, weatherLookup } from "../lib/live/tools.ts";
 
 describe("the demo calculator", () => {
@@ -143,5 +144,44 @@ describe("the recorder", () => {
     await expect(pending).rejects.toThrow("late");
     expect(types(file)).toEqual(["meta", "request", "failure"]);
     rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe("kata 4: live mode's own framing (--feed events) and the recorded chunks", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  const read = (chunks: Uint8Array[]) => {
+    const reader = createSseReader();
+    return [...chunks.flatMap((c) => reader.push(c)), ...reader.end()];
+  };
+  const STREAM =
+    "\uFEFF: OPENROUTER PROCESSING\r\n\r\n" +
+    'event: message\nid: 7\nretry: 3000\ndata: {"choices":[{"delta":{"content":"北京 😀"}}]}\n\n' +
+    'data: {"a":\r\ndata: 1}\r\rdata:\n\ndata: not json\n\nevent: error\ndata: overloaded\n\n' +
+    "data:   [DONE] \n\n";
+  const EVENTS = [{ choices: [{ delta: { content: "北京 😀" } }] }, { a: 1 }, "not json", { error: "overloaded" }, "[DONE]"];
+
+  test("server-sent events as kata 4's README reads them: comments, fields, line ends, [DONE], an error event, data that is not JSON", () => {
+    expect(read([bytes(STREAM)])).toEqual(EVENTS);
+  });
+  test("cut anywhere, even inside a \\r\\n or a UTF-8 character, the same events", () => {
+    const whole = bytes(STREAM);
+    for (let at = 1; at < whole.length; at++) {
+      expect(read([whole.subarray(0, at), whole.subarray(at)]), `cut at byte ${at}`).toEqual(EVENTS);
+    }
+    expect(read([...whole].map((b) => new Uint8Array([b])))).toEqual(EVENTS);
+  });
+  test("at the end, what is pending is read as if a blank line ended it; a piece of an event cut off is dropped", () => {
+    expect(read([bytes("data: [DONE]")])).toEqual(["[DONE]"]);
+    expect(read([bytes('data: {"x": 1}\r\n')])).toEqual([{ x: 1 }]);
+    expect(read([bytes('data: {"choices":[{"index":0,"delta":{"tool_ca')])).toEqual([]);
+  });
+  test("a recorded chunk is text when it is whole UTF-8, else base64, and gives back the same bytes", () => {
+    const whole = bytes("data: 北京\n");
+    expect(chunkLine(whole)).toEqual({ text: "data: 北京\n" });
+    const cut = whole.subarray(0, 7);
+    expect(chunkLine(cut)).toEqual({ base64: Buffer.from(cut).toString("base64") });
+    for (const piece of [whole, cut, whole.subarray(7), new Uint8Array([0xef, 0xbb, 0xbf, 0x61]), new Uint8Array(0)]) {
+      expect([...chunkBytes(chunkLine(piece))]).toEqual([...piece]);
+    }
   });
 });

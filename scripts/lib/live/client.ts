@@ -3,7 +3,7 @@
 // an array of parts, arguments as an object, a legacy `function_call`), and the messiness that
 // is left (broken JSON arguments, unknown tool names) is the kata's job, not the client's.
 import { excerpt, LiveError } from "./errors.ts";
-import type { HttpResponse, Transport } from "./transport.ts";
+import type { HttpResponse, StreamSink, Transport } from "./transport.ts";
 
 /** One tool call as the server sent it, flattened. `arguments` is passed on untouched. */
 export interface WireToolCall {
@@ -23,6 +23,12 @@ export interface ChatClient {
   model: string;
   /** POST {baseUrl}/chat/completions with `body` (+ model, stream: false). */
   complete(body: Record<string, unknown>, signal: AbortSignal): Promise<ChatReply>;
+  /**
+   * POST {baseUrl}/chat/completions with `body` (+ model, stream: true): the reply's body goes to
+   * `sink` chunk by chunk, untouched. Resolves when it has ended; `dropped` says why it stopped
+   * early, when it did. A status that is not 2xx fails as `complete` does.
+   */
+  stream(body: Record<string, unknown>, signal: AbortSignal, sink: StreamSink): Promise<{ dropped?: string }>;
 }
 
 /** `http://host:port/v1/` and `.../v1/chat/completions` both become `http://host:port/v1`. */
@@ -50,6 +56,13 @@ export function createChatClient(transport: Transport, baseUrl: string, model: s
         throw await statusError(response, { transport, baseUrl, model, endpoint, hasApiKey, signal });
       }
       return parseChatReply(response.text, endpoint);
+    },
+    async stream(body, signal, sink) {
+      const response = await transport({ method: "POST", url: endpoint, body: { model, ...body, stream: true } }, signal, sink);
+      if (response.status < 200 || response.status > 299) {
+        throw await statusError(response, { transport, baseUrl, model, endpoint, hasApiKey, signal });
+      }
+      return response.dropped === undefined ? {} : { dropped: response.dropped };
     },
   };
 }

@@ -14,6 +14,8 @@ export interface RunContext {
   approve(name: string, args: unknown, shown: string): Promise<boolean>;
   /** A transcript line (stdout). */
   out(line: string): void;
+  /** Kata 4: a piece of the transcript without a line end, for text shown as it streams; absent: whole lines only. */
+  write?: (text: string) => void;
   /** A note for the person at the terminal (stderr): not part of the transcript. */
   note(line: string): void;
   timings: boolean;

@@ -7,16 +7,19 @@ import { pathToFileURL } from "node:url";
 // katas/ is in every checkout, the candidate pack included.
 import type * as Kata1 from "../../../katas/01-regex-dispatch/index.ts";
 import type * as Kata3 from "../../../katas/03-agent-loop/index.ts";
+import type * as Kata4 from "../../../katas/04-stream-assembly/index.ts";
 import { PROJECT_ROOT, resolveImplRoot } from "../impl-root.ts";
 import { LiveError } from "./errors.ts";
 
 export type Kata1Module = Pick<typeof Kata1, "parseToolCalls" | "dispatch" | "createRegistry" | "calculateTool">;
 export type Kata3Module = Pick<typeof Kata3, "runAgent" | "toOpenAIMessages" | "maskSecrets">;
+export type Kata4Module = Pick<typeof Kata4, "createAssembler">;
 
-export const KATA_FOLDERS = { 1: "01-regex-dispatch", 3: "03-agent-loop" } as const;
+export const KATA_FOLDERS = { 1: "01-regex-dispatch", 3: "03-agent-loop", 4: "04-stream-assembly" } as const;
 const NEEDED = {
   1: ["parseToolCalls", "dispatch", "createRegistry", "calculateTool"],
   3: ["runAgent", "toOpenAIMessages", "maskSecrets"],
+  4: ["createAssembler"],
 } as const;
 
 export interface LoadedImpl<M> {
@@ -27,7 +30,8 @@ export interface LoadedImpl<M> {
 
 export async function loadKata(kata: 1, implSpec: string, cwd: string): Promise<LoadedImpl<Kata1Module>>;
 export async function loadKata(kata: 3, implSpec: string, cwd: string): Promise<LoadedImpl<Kata3Module>>;
-export async function loadKata(kata: 1 | 3, implSpec: string, cwd: string): Promise<LoadedImpl<Kata1Module | Kata3Module>> {
+export async function loadKata(kata: 4, implSpec: string, cwd: string): Promise<LoadedImpl<Kata4Module>>;
+export async function loadKata(kata: 1 | 3 | 4, implSpec: string, cwd: string): Promise<LoadedImpl<Kata1Module | Kata3Module | Kata4Module>> {
   const root = resolveImplRoot(implSpec, cwd);
   const file = join(root, KATA_FOLDERS[kata], "index.ts");
   const label = (relative(PROJECT_ROOT, join(root, KATA_FOLDERS[kata])) || ".").split("\\").join("/");
@@ -40,7 +44,7 @@ export async function loadKata(kata: 1 | 3, implSpec: string, cwd: string): Prom
   }
   const missing = NEEDED[kata].filter((name) => module[name] === undefined);
   if (missing.length > 0) throw new LiveError("implementation", `${label}/index.ts does not export ${missing.join(", ")}`);
-  return { module: module as unknown as Kata1Module & Kata3Module, label };
+  return { module: module as unknown as Kata1Module & Kata3Module & Kata4Module, label };
 }
 
 /**

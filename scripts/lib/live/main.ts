@@ -1,5 +1,5 @@
-// npm run live: runs kata 1 or kata 3 against a real OpenAI-compatible model server, or replays
-// a recorded conversation offline. `main(argv, io)` is the whole command; scripts/live.ts only
+// npm run live: runs kata 3, kata 1 or kata 4 against a real OpenAI-compatible model server, or
+// replays a recorded conversation offline. `main(argv, io)` is the whole command; scripts/live.ts only
 // connects it to the process (stdout, stderr, the terminal, Ctrl-C, the exit code).
 import { randomUUID } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
@@ -10,6 +10,7 @@ import { DEFAULT_PROMPT, type RunContext, type RunOutcome } from "./context.ts";
 import { LiveError } from "./errors.ts";
 import { runKata1 } from "./kata1.ts";
 import { runKata3 } from "./kata3.ts";
+import { runKata4 } from "./kata4.ts";
 import { KATA_FOLDERS, loadKata } from "./load-impl.ts";
 import {
   createRecorder,
@@ -20,6 +21,7 @@ import {
   replayTransport,
   RECORDING_FORMAT,
   RECORDING_VERSION,
+  type Feed,
   type LiveSettings,
   type Recorder,
   type Recording,
@@ -31,6 +33,8 @@ import { fetchTransport, type Transport } from "./transport.ts";
 export interface LiveIO {
   /** Writes one transcript line (stdout). */
   out(line: string): void;
+  /** Writes a piece of the transcript without a line end (stdout): kata 4's text as it streams. Absent: whole lines only. */
+  write?: (text: string) => void;
   /** Writes one line for the person at the terminal: status, prompts' notes, errors (stderr). */
   err(line: string): void;
   env: Record<string, string | undefined>;
@@ -46,7 +50,7 @@ export interface LiveIO {
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
 export const FLAGS: Record<string, FlagSpec> = {
-  kata: { value: true, valueName: "1|3", description: "3: your agent loop with native tool calls; 1: the text protocol" },
+  kata: { value: true, valueName: "3|1|4", description: "3: your agent loop with native tool calls; 1: the text protocol; 4: your stream assembler" },
   "base-url": { value: true, valueName: "URL", description: "the OpenAI-compatible API root, e.g. http://127.0.0.1:11434/v1" },
   model: { value: true, valueName: "NAME", description: "the model, e.g. qwen2.5:7b" },
   impl: { value: true, valueName: "DIR", description: "whose code runs: katas (default), solutions, or another checkout" },
@@ -56,19 +60,22 @@ export const FLAGS: Record<string, FlagSpec> = {
   record: { value: true, valueName: "FILE", description: "save every request, reply and approval as JSON Lines" },
   replay: { value: true, valueName: "FILE", description: "run a recorded conversation again, offline" },
   loose: { value: false, description: "with --replay: serve the recorded replies even when requests differ" },
-  timeout: { value: true, valueName: "SECONDS", description: "wait at most this long for each reply (default 120)" },
+  timeout: { value: true, valueName: "SECONDS", description: "wait at most this long for each reply (default 120; kata 4: also between two chunks)" },
   "max-steps": { value: true, valueName: "N", description: "ask the model at most N times (default 8)" },
-  "tool-choice": { value: true, valueName: "CHOICE", description: "kata 3: auto (default), none, required or a tool name" },
+  "tool-choice": { value: true, valueName: "CHOICE", description: "kata 3 and 4: auto (default), none, required or a tool name" },
+  feed: { value: true, valueName: "F", description: "kata 4: bytes (default): each chunk to pushBytes; text: its text to pushText; events: each parsed event to push" },
+  "tool-call-tags": { value: false, description: "kata 4: the assembler also reads <tool_call> tags in the text (toolCallTags)" },
   temperature: { value: true, valueName: "T", description: "sampling temperature (default: the server's)" },
   sandbox: { value: true, valueName: "DIR", description: "the folder read_file serves, read-only (default: a demo folder)" },
   timings: { value: false, description: "also print durations and clock times in the trace" },
 };
 
 const SUMMARY =
-  "Runs kata 3 (your agent loop, native tool calls) or kata 1 (your text-protocol parser and dispatcher)\n" +
-  "against a real OpenAI-compatible model server (Ollama, llama.cpp, vLLM, LM Studio, a hosted API),\n" +
-  "or replays a recorded conversation offline. Docs: docs/live-mode.md";
-const COMMAND = "npm run live -- --kata 3|1 --base-url URL --model NAME [options]\n       npm run live -- --replay FILE [--impl DIR] [--loose]";
+  "Runs kata 3 (your agent loop, native tool calls), kata 1 (your text-protocol parser and dispatcher)\n" +
+  "or kata 4 (your stream assembler, fed the server's streamed reply as it arrives) against a real\n" +
+  "OpenAI-compatible model server (Ollama, llama.cpp, vLLM, LM Studio, a hosted API), or replays a\n" +
+  "recorded conversation offline. Docs: docs/live-mode.md";
+const COMMAND = "npm run live -- --kata 3|1|4 --base-url URL --model NAME [options]\n       npm run live -- --replay FILE [--impl DIR] [--loose] [--feed bytes|text|events]";
 
 export function helpText(): string {
   return usage(COMMAND, SUMMARY, FLAGS);
@@ -89,18 +96,26 @@ function numberFlag(args: ParsedArgs, name: string, min: number, max: number): n
   return value;
 }
 
-function kataFlag(raw: string): 1 | 3 {
+function kataFlag(raw: string): 1 | 3 | 4 {
   const n = raw.trim().replace(/^0/, "");
   if (n === "1" || raw === KATA_FOLDERS[1]) return 1;
   if (n === "3" || raw === KATA_FOLDERS[3]) return 3;
+  if (n === "4" || raw === KATA_FOLDERS[4]) return 4;
   if (n === "2" || raw.startsWith("02")) {
-    throw new UsageError("live mode runs kata 1 (text protocol) or kata 3 (agent loop); kata 2 is a validator with nothing to drive: use --kata 3");
+    throw new UsageError("live mode runs kata 1 (text protocol), kata 3 (agent loop) or kata 4 (stream assembly); kata 2 is a validator with nothing to drive: use --kata 3");
   }
-  throw new UsageError(`--kata must be 1 or 3, got ${raw}`);
+  throw new UsageError(`--kata must be 1, 3 or 4, got ${raw}`);
+}
+
+function feedFlag(args: ParsedArgs): Feed | undefined {
+  const raw = stringFlag(args, "feed");
+  if (raw === undefined) return undefined;
+  if (raw === "bytes" || raw === "text" || raw === "events") return raw;
+  throw new UsageError(`--feed must be bytes, text or events, got ${raw}`);
 }
 
 interface Plan {
-  kata: 1 | 3;
+  kata: 1 | 3 | 4;
   model: string;
   baseUrl: string;
   impl: string;
@@ -121,6 +136,13 @@ function plan(args: ParsedArgs, io: LiveIO): Plan {
   if (toolChoice !== undefined && !/^(auto|none|required|[A-Za-z_][\w.-]*)$/.test(toolChoice)) {
     throw new UsageError(`--tool-choice must be auto, none, required or a tool name, got ${toolChoice}`);
   }
+  const feed = feedFlag(args);
+  const tags = args.flags.has("tool-call-tags");
+  const kata4Only = (kata: number) => {
+    if (kata === 4) return;
+    if (feed !== undefined) throw new UsageError("--feed is for kata 4: it says how the stream is fed to the assembler");
+    if (tags) throw new UsageError("--tool-call-tags is for kata 4: it is an option of the assembler");
+  };
 
   if (replayFile) {
     let recording: Recording;
@@ -138,12 +160,16 @@ function plan(args: ParsedArgs, io: LiveIO): Plan {
     for (const name of ["base-url", "api-key", "prompt", "max-steps", "tool-choice", "temperature", "sandbox", "yes", "timeout"]) {
       if (args.flags.has(name)) throw new UsageError(`--${name} cannot be combined with --replay: the recording fixes it (${replayFile})`);
     }
+    // Kata 4: the recorded bytes may be fed another way, or read for tags too.
+    kata4Only(meta.kata);
+    const settings: LiveSettings =
+      meta.kata === 4 ? { ...meta.settings, feed: feed ?? meta.settings.feed ?? "bytes", toolCallTags: tags || meta.settings.toolCallTags === true } : meta.settings;
     return {
       kata: meta.kata,
       model: meta.model,
       baseUrl: meta.baseUrl,
       impl: stringFlag(args, "impl") ?? meta.impl,
-      settings: meta.settings,
+      settings,
       runId: meta.runId,
       recording,
     };
@@ -152,12 +178,13 @@ function plan(args: ParsedArgs, io: LiveIO): Plan {
   const kataRaw = stringFlag(args, "kata");
   const baseRaw = stringFlag(args, "base-url");
   const model = stringFlag(args, "model");
-  const missing = [kataRaw === undefined && "--kata 1|3", baseRaw === undefined && "--base-url URL", model === undefined && "--model NAME"].filter(Boolean);
+  const missing = [kataRaw === undefined && "--kata 3|1|4", baseRaw === undefined && "--base-url URL", model === undefined && "--model NAME"].filter(Boolean);
   if (missing.length > 0) {
     throw new UsageError(`missing ${missing.join(", ")} (for example: npm run live -- --kata 3 --base-url http://127.0.0.1:11434/v1 --model qwen2.5:7b)`);
   }
   const kata = kataFlag(kataRaw!);
-  if (kata === 1 && toolChoice !== undefined) throw new UsageError("--tool-choice is for kata 3: kata 1 sends no tools to the server");
+  if (kata === 1 && toolChoice !== undefined) throw new UsageError("--tool-choice is for kata 3 and 4: kata 1 sends no tools to the server");
+  kata4Only(kata);
   let baseUrl: string;
   try {
     baseUrl = normaliseBaseUrl(baseRaw!);
@@ -182,6 +209,7 @@ function plan(args: ParsedArgs, io: LiveIO): Plan {
       toolChoice: toolChoice ?? "auto",
       sandbox: sandboxFlag === undefined ? null : resolve(io.cwd, sandboxFlag),
       temperature: temperature ?? null,
+      ...(kata === 4 ? { feed: feed ?? "bytes", toolCallTags: tags } : {}),
     },
     runId: `run_${randomUUID()}`,
   };
@@ -212,7 +240,7 @@ export async function main(argv: readonly string[], io: LiveIO): Promise<number>
     const timeoutSeconds = numberFlag(args, "timeout", 0.001, 86_400) ?? 120;
     let loaded;
     try {
-      loaded = p.kata === 1 ? await loadKata(1, p.impl, io.cwd) : await loadKata(3, p.impl, io.cwd);
+      loaded = p.kata === 1 ? await loadKata(1, p.impl, io.cwd) : p.kata === 3 ? await loadKata(3, p.impl, io.cwd) : await loadKata(4, p.impl, io.cwd);
     } catch (error) {
       if (error instanceof LiveError) throw error;
       throw new UsageError((error as Error).message); // --impl folder not found
@@ -315,12 +343,16 @@ export async function main(argv: readonly string[], io: LiveIO): Promise<number>
       signal: stop.signal,
       approve,
       out: io.out,
+      write: io.write,
       note: io.err,
       timings: args.flags.has("timings"),
     };
     let outcome: RunOutcome;
     try {
-      outcome = p.kata === 1 ? await runKata1(loaded.module as never, loaded.label, ctx) : await runKata3(loaded.module as never, loaded.label, ctx);
+      outcome =
+        p.kata === 1 ? await runKata1(loaded.module as never, loaded.label, ctx)
+        : p.kata === 3 ? await runKata3(loaded.module as never, loaded.label, ctx)
+        : await runKata4(loaded.module as never, loaded.label, ctx);
     } catch (error) {
       // A request cut short by Ctrl-C is a stop, not a failure.
       if (stop.signal.aborted) outcome = { status: "aborted", steps: 0, usage: { input_tokens: 0, output_tokens: 0 } };

@@ -5,16 +5,21 @@
 //   {"type":"request", "seq":1, "method":"POST", "url", "body"}           sent to the server
 //   {"type":"response", "seq":1, "status":200, "text":"..."}               its reply, byte for byte
 //   {"type":"failure", "seq":1, "kind":"timeout", "message"}               or why there was none
+//   {"type":"chunk", "seq":1, "text":"data: {..."}                         kata 4: one chunk of a streamed reply,
+//   {"type":"chunk", "seq":1, "base64":"..."}                                as text, or as base64 when it is not whole UTF-8
+//   {"type":"response", "seq":1, "status":200, "text":"", "stream":true}   the streamed reply's end (after its chunks;
+//                                                                           "dropped": why, when it was cut)
 //   {"type":"approval", "seq":1, "name", "arguments", "approved":false}    a dangerous tool's answer
 //   {"type":"interrupt", "requests":2}                                     Ctrl-C, after that many requests
 //   {"type":"end", "status":"completed", "steps":2}
 //
 // Replay serves the recorded responses (and failures, and approvals) in order, and checks that
-// every request is the one recorded: the same implementation replays a conversation exactly.
+// every request is the one recorded: the same implementation replays a conversation exactly. A
+// streamed reply is replayed chunk by chunk, the same bytes cut in the same places.
 // The API key is never written: it is a header, and headers are not recorded.
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { LiveError, type LiveErrorKind } from "./errors.ts";
-import { INTERRUPTED_MESSAGE, type HttpRequest, type HttpResponse, type Transport } from "./transport.ts";
+import { INTERRUPTED_MESSAGE, type HttpRequest, type HttpResponse, type StreamSink, type Transport } from "./transport.ts";
 
 export const RECORDING_FORMAT = "tool-use-katas/live";
 export const RECORDING_VERSION = 1;
@@ -26,13 +31,20 @@ export interface LiveSettings {
   /** The --sandbox given, or null for the built-in demo folder. */
   sandbox: string | null;
   temperature: number | null;
+  /** Kata 4: how the stream is fed to the assembler (default bytes). */
+  feed?: Feed;
+  /** Kata 4: the assembler reads `<tool_call>` tags in the text. */
+  toolCallTags?: boolean;
 }
+
+/** Kata 4: `pushBytes` of each chunk, `pushText` of its decoded text, or `push` of each parsed event. */
+export type Feed = "bytes" | "text" | "events";
 
 export interface RecordingMeta {
   type: "meta";
   format: typeof RECORDING_FORMAT;
   version: number;
-  kata: 1 | 3;
+  kata: 1 | 3 | 4;
   model: string;
   baseUrl: string;
   impl: string;
@@ -45,7 +57,8 @@ export interface RecordingMeta {
 export type RecordLine =
   | RecordingMeta
   | ({ type: "request"; seq: number } & HttpRequest)
-  | { type: "response"; seq: number; status: number; text: string }
+  | { type: "response"; seq: number; status: number; text: string; stream?: true; dropped?: string }
+  | { type: "chunk"; seq: number; text?: string; base64?: string }
   | { type: "failure"; seq: number; kind: LiveErrorKind; message: string }
   | { type: "approval"; seq: number; name: string; arguments: unknown; approved: boolean; interrupted?: boolean }
   | { type: "interrupt"; requests: number }
@@ -90,7 +103,7 @@ export function createRecorder(file: string, meta: RecordingMeta): Recorder {
 /** Wraps a transport so that every request and its outcome land in the recording. */
 export function recordingTransport(inner: Transport, recorder: Recorder): Transport {
   let seq = 0;
-  return async (request, signal) => {
+  return async (request, signal, sink) => {
     const n = ++seq;
     recorder.write({ type: "request", seq: n, ...request });
     // Ctrl-C while the request is in flight is written the moment it happens: the run does not
@@ -103,19 +116,62 @@ export function recordingTransport(inner: Transport, recorder: Recorder): Transp
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
+    // Each chunk of a streamed reply is written before the run sees it. When the run itself
+    // fails on a chunk (its assembler threw), the request did not fail: nothing more is written
+    // for it, and a replay feeds the same chunks to the same failure.
+    let runFailed = false;
+    const recordingSink: StreamSink | undefined = sink && {
+      async chunk(bytes) {
+        // After Ctrl-C the run sees no more of the reply than the recording keeps.
+        if (settled) return;
+        recorder.write({ type: "chunk", seq: n, ...chunkLine(bytes) });
+        try {
+          await sink.chunk(bytes);
+        } catch (error) {
+          runFailed = true;
+          throw error;
+        }
+      },
+    };
     try {
-      const response = await inner(request, signal);
-      if (!settled) recorder.write({ type: "response", seq: n, status: response.status, text: response.text });
+      const response = await inner(request, signal, recordingSink);
+      if (!settled) {
+        recorder.write({
+          type: "response",
+          seq: n,
+          status: response.status,
+          text: response.text,
+          ...(response.streamed ? { stream: true as const } : {}),
+          ...(response.dropped !== undefined ? { dropped: response.dropped } : {}),
+        });
+      }
       return response;
     } catch (error) {
       const kind: LiveErrorKind = error instanceof LiveError ? error.kind : "unreachable";
-      if (!settled) recorder.write({ type: "failure", seq: n, kind, message: (error as Error).message });
+      if (!settled && !runFailed) recorder.write({ type: "failure", seq: n, kind, message: (error as Error).message });
       throw error;
     } finally {
       settled = true;
       signal.removeEventListener("abort", onAbort);
     }
   };
+}
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** A chunk as the recording keeps it: readable text when its bytes are whole UTF-8, else base64. */
+export function chunkLine(bytes: Uint8Array): { text: string } | { base64: string } {
+  try {
+    return { text: STRICT_UTF8.decode(bytes) };
+  } catch {
+    return { base64: Buffer.from(bytes).toString("base64") };
+  }
+}
+
+/** The bytes of a recorded chunk. */
+export function chunkBytes(line: { text?: unknown; base64?: unknown }): Uint8Array {
+  if (typeof line.base64 === "string") return new Uint8Array(Buffer.from(line.base64, "base64"));
+  return new TextEncoder().encode(typeof line.text === "string" ? line.text : "");
 }
 
 export function recordApprovals(recorder: Recorder): (name: string, args: unknown, approved: boolean, interrupted: boolean) => void {
@@ -127,7 +183,9 @@ export function recordApprovals(recorder: Recorder): (name: string, args: unknow
 interface Exchange {
   seq: number;
   request: HttpRequest;
-  outcome?: { type: "response"; status: number; text: string } | { type: "failure"; kind: LiveErrorKind; message: string };
+  /** The chunks of a streamed reply, in order. */
+  chunks: Uint8Array[];
+  outcome?: { type: "response"; status: number; text: string; stream?: true; dropped?: string } | { type: "failure"; kind: LiveErrorKind; message: string };
 }
 
 export interface Recording {
@@ -161,13 +219,23 @@ export function readRecording(file: string): Recording {
   for (const line of parsed.slice(1)) {
     if (line.type === "request") {
       const { type: _t, seq, ...request } = line;
-      recording.exchanges.push({ seq, request });
+      recording.exchanges.push({ seq, request, chunks: [] });
+    } else if (line.type === "chunk") {
+      const exchange = recording.exchanges.find((e) => e.seq === line.seq);
+      if (!exchange) throw new Error(`--replay: ${file} has a chunk for request ${line.seq}, which it never made`);
+      exchange.chunks.push(chunkBytes(line));
     } else if (line.type === "response" || line.type === "failure") {
       const exchange = recording.exchanges.find((e) => e.seq === line.seq);
       if (!exchange) throw new Error(`--replay: ${file} has a ${line.type} for request ${line.seq}, which it never made`);
       exchange.outcome =
         line.type === "response"
-          ? { type: "response", status: line.status, text: line.text }
+          ? {
+              type: "response",
+              status: line.status,
+              text: line.text,
+              ...(line.stream === true ? { stream: true as const } : {}),
+              ...(typeof line.dropped === "string" ? { dropped: line.dropped } : {}),
+            }
           : { type: "failure", kind: line.kind, message: line.message };
     } else if (line.type === "approval") {
       recording.approvals.push({ name: line.name, arguments: line.arguments, approved: line.approved, interrupted: line.interrupted === true });
@@ -191,7 +259,7 @@ export interface ReplayOptions {
 /** The transport of a replay: answers from the recording, never from the network. */
 export function replayTransport(recording: Recording, options: ReplayOptions): { transport: Transport; unused(): number } {
   let next = 0;
-  const transport: Transport = async (request): Promise<HttpResponse> => {
+  const transport: Transport = async (request, _signal, sink): Promise<HttpResponse> => {
     const exchange = recording.exchanges[next];
     if (!exchange && recording.interruptedAfter === next) {
       // Ctrl-C came between two requests in the recorded run: stop here, as it did.
@@ -212,9 +280,21 @@ export function replayTransport(recording: Recording, options: ReplayOptions): {
       }
       options.warn(`replay: ${text} (--loose: serving the recorded reply anyway)`);
     }
+    // A streamed reply: the same chunks, one at a time, as the network gave them.
+    if (exchange.chunks.length > 0) {
+      if (!sink) throw new LiveError("replay", `request ${exchange.seq} was answered with a stream, and this run did not ask for one`);
+      for (const bytes of exchange.chunks) await sink.chunk(bytes);
+    }
     const outcome = exchange.outcome;
+    if (!outcome && exchange.chunks.length > 0) {
+      throw new LiveError("replay", `the recording stops in the middle of request ${exchange.seq}'s streamed reply (the recorded run stopped reading it there)`);
+    }
     if (!outcome) throw new LiveError("replay", `the recording stops while request ${exchange.seq} waited for its reply (the recorded run was killed there)`);
-    if (outcome.type === "response") return { status: outcome.status, text: outcome.text };
+    if (outcome.type === "response") {
+      if (outcome.stream !== true) return { status: outcome.status, text: outcome.text };
+      if (!sink) throw new LiveError("replay", `request ${exchange.seq} was answered with a stream, and this run did not ask for one`);
+      return { status: outcome.status, text: "", streamed: true, ...(outcome.dropped !== undefined ? { dropped: outcome.dropped } : {}) };
+    }
     if (outcome.kind === "interrupted") {
       // Live, Ctrl-C lands while the request is in flight: let the caller start waiting first.
       await new Promise((resolve) => setImmediate(resolve));

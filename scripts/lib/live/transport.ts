@@ -12,11 +12,26 @@ export interface HttpResponse {
   status: number;
   /** The body exactly as received: a malformed reply is kept, so that it can be replayed. */
   text: string;
+  /** The body went to the stream's `chunk` instead (a 2xx reply to a streamed request): `text` is "". */
+  streamed?: true;
+  /** A streamed body that stopped before its end: why (the connection closed, no data within the timeout). */
+  dropped?: string;
+}
+/**
+ * Where a streamed reply's body goes, chunk by chunk, as the network delivers it. The next chunk
+ * is read only once `chunk` has returned (and its promise, if any, has settled).
+ */
+export interface StreamSink {
+  chunk(bytes: Uint8Array): void | Promise<void>;
 }
 /** The failure of a request cut short by Ctrl-C (live, and in the recording). */
 export const INTERRUPTED_MESSAGE = "interrupted while waiting for the model server";
 
-export type Transport = (request: HttpRequest, signal: AbortSignal) => Promise<HttpResponse>;
+/**
+ * One exchange. With a `sink`, a 2xx reply's body is streamed to it and the response says
+ * `streamed`; any other status is read whole into `text`, as without one.
+ */
+export type Transport = (request: HttpRequest, signal: AbortSignal, sink?: StreamSink) => Promise<HttpResponse>;
 
 export interface FetchTransportOptions {
   apiKey?: string;
@@ -26,26 +41,38 @@ export interface FetchTransportOptions {
 
 export function fetchTransport(options: FetchTransportOptions): Transport {
   const doFetch = options.fetch ?? fetch;
-  return async (request, signal) => {
-    const headers: Record<string, string> = { accept: "application/json" };
+  const seconds = `${options.timeoutMs / 1000} s`;
+  return async (request, signal, sink) => {
+    const headers: Record<string, string> = { accept: sink ? "text/event-stream" : "application/json" };
     if (request.body !== undefined) headers["content-type"] = "application/json";
     if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-    // One signal for both ways a request ends early; which one fired decides the message.
-    const timeout = AbortSignal.timeout(options.timeoutMs);
-    const both = AbortSignal.any([signal, timeout]);
-    const seconds = `${options.timeoutMs / 1000} s`;
+    // One signal for both ways a request ends early; which one fired decides the message. A
+    // streamed reply may take long as a whole: its timeout is the longest silence, restarted by
+    // every chunk.
+    const timeout = new AbortController();
+    let timer = setTimeout(() => timeout.abort(), options.timeoutMs);
+    const restart = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => timeout.abort(), options.timeoutMs);
+    };
+    const both = AbortSignal.any([signal, timeout.signal]);
+    let response: Response;
+    let streaming = false;
     try {
-      const response = await doFetch(request.url, {
+      response = await doFetch(request.url, {
         method: request.method,
         headers,
         body: request.body === undefined ? undefined : JSON.stringify(request.body),
         signal: both,
       });
-      const text = await response.text();
-      return { status: response.status, text };
+      if (!sink || response.status < 200 || response.status > 299 || response.body === null) {
+        const text = await response.text();
+        return { status: response.status, text };
+      }
+      streaming = true;
     } catch (error) {
       if (signal.aborted) throw new LiveError("interrupted", INTERRUPTED_MESSAGE);
-      if (timeout.aborted) {
+      if (timeout.signal.aborted) {
         throw new LiveError(
           "timeout",
           `no reply from ${request.url} within ${seconds}. A local model's first request loads it into memory and can be slow: ` +
@@ -53,8 +80,48 @@ export function fetchTransport(options: FetchTransportOptions): Transport {
         );
       }
       throw new LiveError("unreachable", unreachableMessage(request.url, error));
+    } finally {
+      if (!streaming) clearTimeout(timer);
+    }
+    // The body, as it comes. Whatever stops it early (the server closed the connection, a silence
+    // longer than the timeout) is not a failure of the request: the stream was cut, and the
+    // assembler is the one to say what that leaves (status `cut`).
+    const body = response.body!;
+    const reader = body.getReader();
+    let ended = false;
+    try {
+      for (;;) {
+        restart();
+        let next: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          next = await reader.read();
+        } catch (error) {
+          ended = true;
+          if (signal.aborted) throw new LiveError("interrupted", INTERRUPTED_MESSAGE);
+          const why = timeout.signal.aborted ? `no data for ${seconds}` : `the connection closed (${causeOf(error)})`;
+          return { status: response.status, text: "", streamed: true, dropped: why };
+        }
+        if (next.done) {
+          ended = true;
+          return { status: response.status, text: "", streamed: true };
+        }
+        clearTimeout(timer);
+        if (signal.aborted) throw new LiveError("interrupted", INTERRUPTED_MESSAGE);
+        await sink!.chunk(next.value);
+        if (signal.aborted) throw new LiveError("interrupted", INTERRUPTED_MESSAGE);
+      }
+    } finally {
+      clearTimeout(timer);
+      reader.releaseLock();
+      // Stopped early (Ctrl-C, or the run failed on a chunk): the rest of the body is not wanted.
+      if (!ended) void body.cancel().catch(() => undefined);
     }
   };
+}
+
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error);
 }
 
 function unreachableMessage(url: string, error: unknown): string {
