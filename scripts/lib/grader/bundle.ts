@@ -10,7 +10,7 @@
 import { build, type Plugin } from "esbuild";
 import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { PROJECT_ROOT } from "../impl-root.ts";
 
 export interface Refusal {
@@ -84,6 +84,15 @@ function kataRule(kataId: string, root: string, refused: Refusal[]): Plugin {
   };
 }
 
+/**
+ * Where a message shows a kata's folder: as a path from the working folder (`katas/01-regex-dispatch`)
+ * when it is below it, else whole: either way a path the candidate's terminal and editor open.
+ */
+export function shownFolder(kataFolder: string): string {
+  const rel = relative(process.cwd(), kataFolder).split(sep).join("/");
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : kataFolder.split(sep).join("/");
+}
+
 /** Bundles `kataFolder` (its index.ts and what that imports) into `outFile`. */
 export async function bundleKata(kataId: string, kataFolder: string, outFile: string): Promise<KataBundle> {
   const skipped: string[] = [];
@@ -112,7 +121,8 @@ export async function bundleKata(kataId: string, kataFolder: string, outFile: st
       sources = Object.keys(built.metafile.inputs).map((input) => relative(root, resolve(input)).split(sep).join("/"));
     } catch (error) {
       const errors = (error as { errors?: Array<{ text: string; location?: { file: string; line: number; column: number } | null }> }).errors ?? [];
-      const where = (e: (typeof errors)[number]) => (e.location ? `${kataId}/${relative(root, resolve(e.location.file)).split(sep).join("/")}:${e.location.line}:${e.location.column + 1}: ` : "");
+      // The file as the candidate has it (katas/01-regex-dispatch/parse.ts:12:5), not the grader's copy.
+      const where = (e: (typeof errors)[number]) => (e.location ? `${shownFolder(kataFolder)}/${relative(root, resolve(e.location.file)).split(sep).join("/")}:${e.location.line}:${e.location.column + 1}: ` : "");
       const text = errors.length > 0 ? errors.slice(0, 3).map((e) => `${where(e)}${e.text}`).join("; ") : (error as Error).message;
       return { refused, skipped, error: text };
     }
