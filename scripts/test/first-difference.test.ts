@@ -54,4 +54,17 @@ test("not", () => { expect({ a: 1 }).not.toEqual({ a: 1 }); });
     expect(byTitle.same.status).toBe("passed");
     expect(byTitle.not.failureMessages[0]).not.toMatch(/ at \$/);
   });
+
+  test("said once in every spec file of a run whose files share one realm, as the grader's and watch's do", () => {
+    const files = ["first", "second", "third"].map((name) => {
+      const file = join(dir, `${name}.spec.ts`);
+      writeFileSync(file, `import { expect, test } from "vitest";\ntest("differs", () => { expect([1, 2]).toEqual([1, 3]); });\n`);
+      return file;
+    });
+    const out = join(dir, "shared.json");
+    const r = spawnSync(process.execPath, [join(PROJECT_ROOT, "node_modules", "vitest", "vitest.mjs"), "run", ...files, "--isolate=false", "--maxWorkers=1", "--reporter=json", `--outputFile=${out}`], { cwd: PROJECT_ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    const report = JSON.parse(readFileSync(out, "utf8")) as { testResults: Array<{ assertionResults: Array<{ failureMessages: string[] }> }> };
+    expect(report.testResults, r.stdout + r.stderr).toHaveLength(3);
+    for (const file of report.testResults) expect(file.assertionResults[0].failureMessages[0].match(/at \$\[1\]: got 2, expected 3/g)).toHaveLength(1);
+  });
 });
