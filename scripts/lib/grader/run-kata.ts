@@ -24,6 +24,7 @@ import {
   type TestResult,
   type TestStatus,
 } from "./test-result.ts";
+import { stopStrays } from "./strays.ts";
 import { runVitest, type ChildOutcome } from "./vitest-child.ts";
 import { visible } from "./visible.ts";
 
@@ -223,7 +224,13 @@ async function runSpecs(targets: KataTarget[], options: Omit<GradeOptions, "only
     // A kata graded whole has every test of its own chosen.
     ...(narrowed ? { GRADE_ONLY: JSON.stringify(targets.flatMap((t) => (t.only ? [...t.only] : t.manifest.tests.map((m) => m.name)).map((name) => `${t.kata.id} > ${name}`))) } : {}),
   };
-  const child = await runVitest(["run", ...files, "--config", GRADED_CONFIG], env, limitMs);
+  let child: ChildOutcome;
+  try {
+    child = await runVitest(["run", ...files, "--config", GRADED_CONFIG], env, limitMs);
+  } finally {
+    // A test process killed for the time limit leaves its sandboxes behind: see strays.ts.
+    stopStrays(sandboxRoot);
+  }
   const outcome: RunOutcome = { verdicts: new Map(), fileErrors: new Map(), listed: new Map(), reportWritten: false, child, limitMs };
   const slot = <T>(map: Map<string, T>, kata: string, make: () => T) => map.get(kata) ?? map.set(kata, make()).get(kata)!;
   const declared = new Map<string, string[]>();
