@@ -7,9 +7,9 @@
 // ("too_deep", a limit that keeps the recursion bounded). Callers need the difference: a truncated
 // call is a parse_error, a malformed one is just prose.
 //
-// Why this shape, and not a `{ ok, value, end }` object per read: a reply holds thousands of
-// values, and an object made for each one was a good part of the parser's time (the same for
-// one-character strings: the scanner compares character codes, `charCodeAt`, never `text[i]`).
+// The scanner compares character codes (`charCodeAt`), never one-character strings. Why values
+// and codes rather than a result object per read: docs/benchmarks.md, "Why the references are
+// written this way".
 import type { Value } from "./types.ts";
 
 /** Arrays and objects nested deeper than this are refused, so recursion stays shallow. */
@@ -23,9 +23,9 @@ export const LEFT_QUOTE = 0x201c /* “ */, RIGHT_QUOTE = 0x201d /* ” */;
 export const OPEN_BRACKET = 0x5b, CLOSE_BRACKET = 0x5d, OPEN_BRACE = 0x7b, CLOSE_BRACE = 0x7d;
 export const COLON = 0x3a, WIDE_COLON = 0xff1a /* ： */, EQUALS = 0x3d, BACKSLASH = 0x5c;
 
-// Character classes, written as the README lists them. Each character of the Basic Multilingual
-// Plane gets 16 bits of flags, so that "may a key hold this character?" is one table lookup
-// instead of a dozen comparisons (characters outside the BMP arrive as surrogates: no flag).
+// Character classes, written as the README lists them: CLASSES holds the flags of each UTF-16
+// code, so that "may a key hold this character?" is one question asked of one table. Characters
+// outside the Basic Multilingual Plane arrive as surrogates, which have no flag.
 const WHITESPACE = 1, COMMA = 2, OPEN_PAREN = 4, CLOSE_PAREN = 8, QUOTE = 16, BARE_END = 32, BARE_FORBIDDEN = 64, KEY_END = 128;
 const WORD = 256;
 const CLASSES = new Uint16Array(0x10000);
@@ -50,8 +50,7 @@ classify(" \t\n\r\u3000" + ",，)）]}\n\r" + "(（[{\"'“”=" + ":：", KEY_E
 
 /**
  * The flags of a character code. Past the end of the text `charCodeAt` gives NaN: `& 0xffff`
- * makes it 0, a character with no class, so the table is never read out of bounds (which would
- * also make every later lookup slower: V8 then handles this load as a generic one).
+ * makes it 0, a character with no class, so the table is never read out of its bounds.
  */
 const classOf = (c: number): number => CLASSES[c & 0xffff];
 
@@ -70,14 +69,13 @@ const SIMPLE_ESCAPES: Record<string, string> = { n: "\n", r: "\r", t: "\t", b: "
 // Anchored and without nested quantifiers: it runs over one short word, never over the input.
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const HEX = /^[0-9a-fA-F]+$/;
-// Messages are fixed strings: they name no piece of the text (it may hold a secret), and a
-// failure that is only prose after all costs no string building.
+// Messages are fixed strings: they name no piece of the text, which may hold a secret.
 const TOO_DEEP = `nested deeper than ${MAX_DEPTH} levels`;
 
 /** Adds a key the way JSON.parse does: always an own property, even `__proto__` or `toString`. */
 export function setOwn(target: Record<string, Value>, key: string, value: Value): void {
-  // Plain assignment would call an inherited setter (`__proto__`): only a name that
-  // Object.prototype has needs defineProperty, which is much slower.
+  // Plain assignment would call an inherited setter (`__proto__`): a name that Object.prototype
+  // has is defined instead. Any other name cannot meet a setter and is assigned.
   if (key in Object.prototype) {
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   } else {

@@ -15,8 +15,8 @@
 import * as literals from "./literals.ts";
 import type { ParseError, ParsedCall, ParseResult, Span, Value } from "./types.ts";
 
-// The helpers of the hot loops, bound to local names: a use of an imported binding is a load
-// through the module record (under Vitest, a getter of the module object), a local const is not.
+// The scanner's character codes and tests, by the short names the scan uses (why they are bound
+// here rather than imported by name: docs/benchmarks.md, "Why the references are written this way").
 const {
   CLOSE_BRACKET, COLON, CR, EQUALS, LF, OPEN_BRACE, OPEN_BRACKET, SPACE, TAB, WIDE_COLON,
   isCloseParen, isComma, isOpenParen, isWhitespace, isWordChar, Scanner, setOwn,

@@ -8,24 +8,20 @@
 // done once per schema, kept in a WeakMap by schema object; what is left for each call is the
 // checks themselves. No code is generated from text (no `eval`, no `new Function`).
 //
-// What each call still pays for, and how it is kept small (docs/benchmarks.md has the figures):
+// What is left to do on each call, kept short:
 // - reading the arguments' members: one pass over the object's own keys, matched to the schema's
 //   names through a layout worked out once per order of keys (`objectKeywords`), instead of a
 //   lookup and an own-property check per name;
 // - the depth limit: measured while validating, on the arrays and objects validation enters; a
 //   separate walk only when it left some unentered (`validate`, `enter`);
 // - instance paths: joined only when an error, a coercion or a nested value needs one (`pathOf`);
-// - a parameter whose schema has nothing but `type` is checked without a call (`passesOnlyType`),
-//   and an object made only of such parameters, with the keys of the last one seen, in one pass
-//   over its keys (`passesPlain`);
-// - few objects touched per call: the compiled tree is flat where validation reads it most.
+// - a parameter whose schema has nothing but `type` is settled at once (`passesOnlyType`), and an
+//   object made only of such parameters, with the keys of the last one seen, in one pass over its
+//   keys (`passesPlain`).
 //
-// Why objects and not closures (one small function per keyword rule): both were measured
-// (docs/benchmarks.md). The closures were a little faster on a few hot tools but 2 to 5 times
-// slower on many tools called once each: a tree of closures is more, smaller objects for the
-// processor to fetch, and each call through a rule is an indirect call. Here `apply` is the only
-// interpreter, each keyword has one compiled field and one check in it, and every compiled
-// schema has the same shape, which keeps the engine's property accesses fast.
+// `apply` is the only interpreter: each keyword has one compiled field and one check in it. Why
+// a tree of objects and not of closures, and why every compiled schema is of one class: see
+// docs/benchmarks.md, "Why the references are written this way".
 //
 // A schema is data that must not change after its first use.
 import { describeValue } from "./feedback.ts";
@@ -131,8 +127,7 @@ function nestingDepthExceeds(instance: unknown, max: number): boolean {
  * fixed part of the message of its error), `undefined` where the schema lacks the keyword.
  * Grouped as the README orders the evaluation: the keywords for strings, numbers, objects and
  * arrays are only looked at for a value of that type. Subschemas are compiled too. Boolean
- * schemas are compiled schemas as well, so that every one has the same shape (the engine's
- * property reads stay fast).
+ * schemas are compiled schemas as well (`always`): every schema `apply` meets is one of these.
  */
 class Compiled {
   /** When `type` is the schema's only keyword (or it has none): the types it accepts, as
@@ -184,8 +179,8 @@ interface NumberKeyword {
   at: string;
 }
 
-/** The object keywords. Kept flat (arrays of names, segments and schemas rather than an object
- * per property): validating an object touches few objects of the compiled tree. */
+/** The object keywords, kept flat: arrays of names, segments and schemas, one entry per
+ * property, rather than an object per property. */
 interface ObjectKeywords {
   /** `required`, in order (empty without the keyword), and its length. */
   required: readonly string[];
@@ -438,9 +433,8 @@ function apply(schema: Compiled, value: unknown, parent: string, segment: Segmen
 /**
  * The short cut for most tool parameters: a schema with nothing but `type` (`onlyTypes`, its
  * accepted types; 0 for any other schema), given a scalar of one of those types, has nothing to
- * report, coerce or measure: only its level counts. Small enough for the engine to copy into its
- * callers, which then need neither the call to `applyKeywords` nor, in `objectKeywords`, a look
- * at the compiled subschema itself.
+ * report, coerce or measure: only its level counts. Its callers ask it first, and need neither
+ * `applyKeywords` nor, in `objectKeywords`, the compiled subschema itself when it says yes.
  */
 function passesOnlyType(onlyTypes: number, value: unknown, level: number, run: Run): boolean {
   if ((typesOf(value) & onlyTypes & SCALAR) === 0 || level > MAX_EVAL_DEPTH) return false;
@@ -550,8 +544,8 @@ function objectKeywords(k: ObjectKeywords, value: Obj, path: string, next: numbe
   let count = 0;
   let same = layout !== undefined;
   for (const key in value) {
-    // `hasOwn.call(value, key)` inside `for (key in value)` costs nothing in V8 (it knows the
-    // keys of the object it enumerates); Object.hasOwn(value, key) there is a real lookup.
+    // `for...in` also lists inherited enumerable keys: only own members count (why
+    // `hasOwn.call` and not `Object.hasOwn`: docs/benchmarks.md).
     if (!hasOwn.call(value, key)) continue;
     if (same && layout!.keys[count] !== key) same = false;
     members[count++] = value[key];
@@ -662,7 +656,7 @@ function layoutOf(k: ObjectKeywords, keys: readonly string[]): Layout {
   };
 }
 
-/** One empty array for every absent list: fewer objects to fetch. */
+/** The one empty array of every absent list. */
 const NONE: readonly never[] = [];
 
 function arrayKeywords(k: ArrayKeywords, value: unknown[], path: string, next: number, run: Run, out: ValidationError[]): void {

@@ -1,13 +1,15 @@
-// The grader as it was before the sandbox (issue 23 measures the sandboxed grade against it): a
-// checkout of that commit beside this one, sharing this one's node_modules, so both grade the
+// Code as it was at an older commit, beside this checkout's: the grader before the sandbox (the
+// sandboxed grade is measured against it) and kata 1's parser before its rewrite. Each is a copy
+// of the commit's files (`git archive`, which reads the repository and changes nothing in it) in
+// a temporary folder; a whole checkout shares this one's node_modules, so both sides grade the
 // same references with the same tools in the same run.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../impl-root.ts";
 
-/** The last commit of the in-process grader (canaries, signed verdicts, confined test workers). */
+/** The last commit of the grader that ran the graded code in the specs' own processes. */
 export const BEFORE_SANDBOX = "4cfe2e3";
 
 export interface Checkout {
@@ -15,21 +17,32 @@ export interface Checkout {
   remove(): void;
 }
 
-/** A detached worktree of `commit`, or why there is none (a shallow clone lacks the commit). */
-export function checkoutOf(commit: string): Checkout | string {
-  const git = (args: string[]) => spawnSync("git", args, { cwd: PROJECT_ROOT, encoding: "utf8" });
+/**
+ * The files of `commit` (all of them, or only those under `paths`) in a new temporary folder, or
+ * why there are none (a shallow clone lacks the commit).
+ */
+export function exportTree(commit: string, paths: string[] = []): Checkout | string {
+  const git = (args: string[]) => spawnSync("git", args, { cwd: PROJECT_ROOT, encoding: "buffer", maxBuffer: 1 << 30 });
   if (git(["cat-file", "-e", `${commit}^{commit}`]).status !== 0) return `commit ${commit} is not in this clone (a shallow clone? git fetch --unshallow)`;
-  const dir = join(mkdtempSync(join(tmpdir(), "tuk-before-")), "checkout");
-  const added = git(["worktree", "add", "--detach", dir, commit]);
-  if (added.status !== 0) return `git worktree add failed: ${added.stderr.trim()}`;
-  if (!existsSync(join(dir, "node_modules"))) symlinkSync(join(PROJECT_ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-  return {
-    dir,
-    remove() {
-      git(["worktree", "remove", "--force", dir]);
-      rmSync(join(dir, ".."), { recursive: true, force: true });
-    },
-  };
+  const archive = git(["archive", "--format=tar", commit, ...paths]);
+  if (archive.status !== 0) return `git archive failed: ${archive.stderr.toString().trim()}`;
+  const root = mkdtempSync(join(tmpdir(), "tuk-before-"));
+  const dir = join(root, "checkout");
+  mkdirSync(dir);
+  const unpacked = spawnSync("tar", ["-x", "-C", dir], { input: archive.stdout });
+  if (unpacked.status !== 0) {
+    rmSync(root, { recursive: true, force: true });
+    return `tar failed: ${unpacked.stderr.toString().trim()}`;
+  }
+  return { dir, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** A whole copy of `commit` that runs with this checkout's node_modules, or why there is none. */
+export function checkoutOf(commit: string): Checkout | string {
+  const tree = exportTree(commit);
+  if (typeof tree === "string") return tree;
+  if (!existsSync(join(tree.dir, "node_modules"))) symlinkSync(join(PROJECT_ROOT, "node_modules"), join(tree.dir, "node_modules"), "dir");
+  return tree;
 }
 
 /**

@@ -2,18 +2,15 @@
 // pasted as they are into docs/benchmarks.md), numbers with a sensible precision, the machine.
 import { readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
+import { markdownTable } from "../table.ts";
 
 /** A number, possibly with its unit: "9", "0.62x", "4.85 ms", "1.66 µs/call", "49 MiB/s". */
 const QUANTITY = /^-?\d[\d,.]*(x| ?[A-Za-zµ/]+)?$/;
 
 /** A Markdown table; columns of quantities (but the first) are right-aligned. */
 export function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const numeric = headers.map((_, i) => i > 0 && rows.every((r) => QUANTITY.test(r[i] ?? "")));
-  const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => (numeric[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(" | ")} |`;
-  const rule = `|${widths.map((w, i) => (numeric[i] ? `${"-".repeat(w + 1)}:` : "-".repeat(w + 2))).join("|")}|`;
-  return [line(headers), rule, ...rows.map(line)].join("\n");
+  return markdownTable(headers, rows, { alignRight: (i) => numeric[i], padded: true });
 }
 
 /** 3 significant digits, without exponent: 0.00123, 1.23, 123, 12345. */
