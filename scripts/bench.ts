@@ -7,6 +7,10 @@
 //           schemas; extraction of tool_calls messages beside JSON.parse
 //   kata 3  the loop's overhead per step beside a bare loop; a step of N concurrent 100 ms tools
 //           beside the slowest tool's 100 ms
+//   kata 4  the assembler on the recorded streams (spec/data/streams) and on BFCL calls streamed in
+//           four dialects, beside JSON.parse of the arguments it assembles and of the streams'
+//           events; a 1 MiB argument in 10,000 fragments, from 16 KiB to 1 MiB, where the time per
+//           byte must stay flat (linear time)
 //   grader  `npm run grade -- --impl solutions`, and the same specs run by vitest alone (the floor),
 //           in trivial vitest runs of the same moment; the sandboxed grade beside the grade before
 //           the sandbox; time from a save to watch's answers
@@ -24,6 +28,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import * as kata1 from "../solutions/01-regex-dispatch/index.ts";
 import * as kata2 from "../solutions/02-schema-validation/index.ts";
 import * as kata3 from "../solutions/03-agent-loop/index.ts";
+import * as kata4 from "../solutions/04-stream-assembly/index.ts";
 import kata1Cases, {
   ADVERSARIAL, ADVERSARIAL_SIZES, REPLY_SIZES, adversarialCaseName, bfclReplies, replyCaseName, sizeLabel,
 } from "../spec/01-regex-dispatch/bench-cases.ts";
@@ -32,6 +37,8 @@ import { KNOWN_BFCL_DEFECTS } from "../spec/02-schema-validation/bfcl.ts";
 import kata3Cases, {
   CASE_NAMES as K3, CONCURRENT, LIMITED, OVERHEAD_STEPS, TOOL_MS, WIDE_CALLS, stepByStep, wideStep,
 } from "../spec/03-agent-loop/bench-cases.ts";
+import kata4Cases, { STREAM_DIALECTS, bfclStream, bigCall, streamCaseName } from "../spec/04-stream-assembly/bench-cases.ts";
+import { everyN, parseNdjson, parseSse, sse } from "../spec/04-stream-assembly/streams.ts";
 import type { BenchCase } from "../spec/support/bench-case.ts";
 import { parseArgs, usage, UsageError, type FlagSpec } from "./lib/cli-args.ts";
 import { isEntry, usageErrorsAsExit2 } from "./lib/cli-main.ts";
@@ -42,9 +49,10 @@ import { kata1BeforeRewrite } from "./lib/bench/kata1-before.ts";
 import { measure, measureSideBySide, type MeasureOptions } from "./lib/bench/measure.ts";
 import { duration, machine } from "./lib/bench/report.ts";
 import {
-  ABOUT, PAGES, RESULTS_JSON, graderDetails, kata1Details, kata2Details, kata3Details, renderSummary, toJson, writeBlock,
-  type BenchResults, type GraderResults, type Kata1Results, type Kata2Results, type Kata3Results, type Run,
+  ABOUT, PAGES, PART_ORDER, RESULTS_JSON, graderDetails, kata1Details, kata2Details, kata3Details, kata4Details, renderSummary, toJson, writeBlock,
+  type BenchResults, type GraderResults, type Kata1Results, type Kata2Results, type Kata3Results, type Kata4Results, type Run,
 } from "./lib/bench/results.ts";
+import { CUT_ON_PURPOSE, recordings } from "./lib/bench/recordings.ts";
 import { childrenCpuMs, timeTrivialRuns } from "./lib/bench/trivial-run.ts";
 import { timeBareSpecs, type BareRun } from "./lib/bench/bare-specs.ts";
 import { listKatas } from "./lib/grader/katas.ts";
@@ -55,7 +63,7 @@ import { BEFORE_SANDBOX, checkoutOf, machineBusyMs } from "./lib/bench/grader-be
 const WATCH_SAVES = 7;
 
 const FLAGS: Record<string, FlagSpec> = {
-  kata: { value: true, valueName: "LIST", description: "only these parts: 1,2,3 and/or grader (default: all)" },
+  kata: { value: true, valueName: "LIST", description: "only these parts: 1,2,3,4 and/or grader (default: all)" },
   quick: { value: false, description: "shorter time budgets, no grader part (about a minute instead of several)" },
   write: { value: false, description: "keep the figures in docs/benchmarks.json (the parts measured replace theirs) and render the pages' blocks from it" },
   render: { value: false, description: "measure nothing: render the pages' blocks from docs/benchmarks.json again" },
@@ -229,6 +237,93 @@ async function benchKata3(s: Settings, run: Run): Promise<Omit<Kata3Results, "lo
   return { run, overhead, toolMs: TOOL_MS, concurrency };
 }
 
+// --- kata 4 ------------------------------------------------------------------------------------
+
+/** The sizes of the big argument's linear-time check: those of spec/04-stream-assembly/raw.spec.ts. */
+const ARGUMENT_SIZES = [16 << 10, 128 << 10, 1 << 20];
+/** bench-cases.ts's options for the big argument, above the default 1 MiB limit. */
+const BIG: Parameters<typeof kata4.replay>[0] = { dialect: "chat-completions", limits: { maxArgumentBytes: 4 << 20 } };
+/** The chunks a stream's text is pushed in, as bench-cases.ts pushes BFCL's streams. */
+const CHUNK = 4 << 10;
+
+/** What a run gives, compared: the text, and each call's id, name and argument text. */
+const outcome = (result: ReturnType<typeof kata4.replay>["result"]) =>
+  JSON.stringify([result.status, result.text, result.calls.map((c) => [c.id, c.name, c.rawArguments]), result.errors.map((e) => e.code)]);
+
+async function benchKata4(s: Settings, run: Run): Promise<Omit<Kata4Results, "load">> {
+  const cases = kata4Cases(kata4);
+  const streams: Kata4Results["streams"] = [];
+  /** The assembler beside JSON.parse of the arguments it assembles and of the events, each one document. */
+  const row = async (input: Kata4Results["streams"][number]["input"], count: number, replay: BenchCase, args: string[], eventsJson: string) => {
+    const argumentsJson = `[${args.join(",")}]`;
+    const [ref, a, e] = await measureSideBySide([
+      replay,
+      { name: "JSON.parse of the arguments", run: () => JSON.parse(argumentsJson) },
+      { name: "JSON.parse of the events", run: () => JSON.parse(eventsJson) },
+    ], s);
+    streams.push({
+      input, streams: count, bytes: replay.bytes!, calls: args.length, argumentBytes: args.reduce((n, t) => n + Buffer.byteLength(t), 0),
+      replayMs: ref.msPerOp, replayMiBps: ref.mibPerSec!, argumentsMs: a.msPerOp, eventsMs: e.msPerOp,
+    });
+  };
+
+  // The recordings, each as its text in chunks, as a client reads it from the socket.
+  const recorded = recordings().map((r) => ({ ...r, chunks: everyN(r.text, CHUNK), events: r.dialect === "ollama" ? parseNdjson(r.text) : parseSse(r.text) }));
+  const args: string[] = [];
+  for (const r of recorded) {
+    const asText = kata4.replay({ dialect: r.dialect }, { text: r.chunks }).result;
+    const asEvents = kata4.replay({ dialect: r.dialect }, { events: r.events }).result;
+    check(outcome(asText) === outcome(asEvents), `${r.file} gives the same as text and as parsed events`);
+    check(asText.status !== "cut" || r.file === CUT_ON_PURPOSE, `${r.file} is read to its end (is ${r.dialect} its dialect?)`);
+    args.push(...asText.calls.map((c) => c.rawArguments));
+  }
+  check(args.length > 0, "the recordings give calls");
+  await row("recordings", recorded.length, {
+    name: "the recordings", bytes: recorded.reduce((n, r) => n + Buffer.byteLength(r.text), 0),
+    run: () => recorded.map((r) => kata4.replay({ dialect: r.dialect }, { text: r.chunks })),
+  }, args, JSON.stringify(recorded.map((r) => r.events)));
+
+  // BFCL's calls streamed in four dialects, the 1 MiB stream of each.
+  const largest = ARGUMENT_SIZES.at(-1)!;
+  for (const dialect of STREAM_DIALECTS) {
+    const stream = bfclStream(dialect, largest);
+    const { result } = kata4.replay(stream.options, { text: stream.chunks });
+    check(result.status === "complete" && result.errors.length === 0 && result.calls.length === stream.calls, `the ${dialect} stream gives its ${stream.calls} calls`);
+    check(JSON.stringify(result.calls.map((c) => c.arguments)) === stream.json, `the ${dialect} stream's calls have their arguments`);
+    await row(dialect, 1, pick(cases, streamCaseName(dialect, largest)), result.calls.map((c) => c.rawArguments), stream.eventsJson);
+  }
+
+  // One big argument in 100-character fragments, at each size: as parsed events, and as server-sent
+  // events in 100-character chunks. The largest is bench-cases.ts's case.
+  const forms: Kata4Results["argument"]["forms"] = [];
+  const events = ARGUMENT_SIZES.map((size) => bigCall(size));
+  for (const [form, name, input] of [
+    ["events", "a 1 MiB argument in 10,000 fragments, as parsed events", (i: number) => ({ events: events[i] })],
+    ["sse", "a 1 MiB argument as server-sent events in 100-character chunks", (i: number) => ({ text: everyN(sse(events[i]), 100) })],
+  ] as const) {
+    const runs = ARGUMENT_SIZES.map((size, i): BenchCase => {
+      const stream = input(i);
+      const { result } = kata4.replay(BIG, stream);
+      check(result.status === "complete" && result.errors.length === 0 && result.calls.length === 1 && result.calls[0].rawArguments.length === size, `the ${size}-byte argument as ${form} is one call of ${size} bytes`);
+      return i === ARGUMENT_SIZES.length - 1 ? pick(cases, name) : { name: `${name}, ${size} bytes`, bytes: size, run: () => kata4.replay(BIG, stream) };
+    });
+    const argumentJson = kata4.replay(BIG, { events: events.at(-1)! }).result.calls[0].rawArguments;
+    const eventsJson = JSON.stringify(events.at(-1));
+    // The sizes side by side, with the two parses of the largest: all warmed up before any is timed.
+    const ms = await measureSideBySide([
+      ...runs,
+      { name: "JSON.parse of the argument", run: () => JSON.parse(argumentJson) },
+      { name: "JSON.parse of the events", run: () => JSON.parse(eventsJson) },
+    ], s);
+    const [parseArgument, parseEvents] = ms.splice(ARGUMENT_SIZES.length);
+    forms.push({
+      form, nsPerByte: ms.map((m, i) => (m.msPerOp * 1e6) / ARGUMENT_SIZES[i]), largestMs: ms.at(-1)!.msPerOp,
+      argumentsMs: parseArgument.msPerOp, eventsMs: parseEvents.msPerOp,
+    });
+  }
+  return { run, streams, argument: { sizes: ARGUMENT_SIZES, fragments: events.at(-1)!.length - 2, forms } };
+}
+
 // --- the grader --------------------------------------------------------------------------------
 
 interface Timed {
@@ -331,7 +426,9 @@ function benchSandboxCost(): GraderResults["sandbox"] {
 /** The figures into docs/benchmarks.json (this run's parts replace theirs), then every page's blocks from it. */
 function write(parts: BenchResults["parts"]): void {
   const old = existsSync(RESULTS_JSON) ? (JSON.parse(readFileSync(RESULTS_JSON, "utf8")) as BenchResults) : undefined;
-  const json = toJson({ about: ABOUT, parts: { ...old?.parts, ...parts } });
+  const merged: BenchResults["parts"] = { ...old?.parts, ...parts };
+  // In the pages' order, whichever part was measured last.
+  const json = toJson({ about: ABOUT, parts: Object.fromEntries(PART_ORDER.filter((p) => merged[p]).map((p) => [p, merged[p]])) });
   // Rendered from what is written, rounding included.
   const results = JSON.parse(json) as BenchResults;
   // Every page is rendered before any is written: a page without its markers changes nothing.
@@ -352,7 +449,7 @@ export const main = (argv: string[]): Promise<number> => usageErrorsAsExit2("ben
 
 async function runBench(argv: string[]): Promise<number> {
   if (argv.includes("--help")) {
-    console.log(usage("npm run bench -- [--kata 1,2,3,grader] [--quick] [--write | --render]", "The references beside their peers (JSON.parse, Ajv, @cfworker/json-schema, a bare loop, the code they replaced), and the grader's speed.", FLAGS));
+    console.log(usage("npm run bench -- [--kata 1,2,3,4,grader] [--quick] [--write | --render]", "The references beside their peers (JSON.parse, Ajv, @cfworker/json-schema, a bare loop, the code they replaced), and the grader's speed.", FLAGS));
     return 0;
   }
   const args = parseArgs(argv, FLAGS);
@@ -364,8 +461,8 @@ async function runBench(argv: string[]): Promise<number> {
     return 0;
   }
   const quick = args.flags.has("quick");
-  const parts = new Set(((args.flags.get("kata") as string | undefined) ?? (quick ? "1,2,3" : "1,2,3,grader")).split(",").map((p) => p.trim()));
-  for (const part of parts) if (!["1", "2", "3", "grader"].includes(part)) throw new UsageError(`--kata: unknown part "${part}" (known: 1, 2, 3, grader)`);
+  const parts = new Set(((args.flags.get("kata") as string | undefined) ?? (quick ? "1,2,3,4" : "1,2,3,4,grader")).split(",").map((p) => p.trim()));
+  for (const part of parts) if (!["1", "2", "3", "4", "grader"].includes(part)) throw new UsageError(`--kata: unknown part "${part}" (known: 1, 2, 3, 4, grader)`);
   const settings: Settings = quick ? { budgetMs: 100, rounds: 3 } : { budgetMs: 400, rounds: 5 };
 
   const started = performance.now();
@@ -382,6 +479,7 @@ async function runBench(argv: string[]): Promise<number> {
   if (parts.has("1")) show(kata1Details((results.kata1 = await part<Kata1Results>(() => benchKata1(settings, run, quick))), en));
   if (parts.has("2")) show(kata2Details((results.kata2 = await part<Kata2Results>(() => benchKata2(settings, run))), en));
   if (parts.has("3")) show(kata3Details((results.kata3 = await part<Kata3Results>(() => benchKata3(settings, run))), en));
+  if (parts.has("4")) show(kata4Details((results.kata4 = await part<Kata4Results>(() => benchKata4(settings, run))), en));
   if (parts.has("grader")) show(graderDetails((results.grader = await part<GraderResults>(() => benchGrader(run))), en));
   reportWarnings("the run");
   console.log(`Whole run: ${duration(performance.now() - started)}.\n\n## Summary\n\n${renderSummary({ about: ABOUT, parts: results }, "en")}\n`);

@@ -57,6 +57,24 @@ export interface Kata3Results {
   concurrency: Array<{ tools: number; limit: number; defaultLimit: boolean; ms: number }>;
 }
 
+export interface Kata4Results {
+  run: Run;
+  load: Load;
+  /** Streams as their text in 4 KiB chunks (server-sent events; Ollama's, NDJSON), replayed, beside
+   * JSON.parse of the arguments they assemble and of their events, each as one JSON document: the
+   * recordings of spec/data/streams (`streams` files) and BFCL's calls in a dialect. */
+  streams: Array<{
+    input: "recordings" | "chat-completions" | "responses" | "anthropic" | "gemini";
+    streams: number; bytes: number; calls: number; argumentBytes: number;
+    replayMs: number; replayMiBps: number; argumentsMs: number; eventsMs: number;
+  }>;
+  /** One call whose argument holds `sizes` bytes in 100-character fragments (`fragments` at the
+   * largest), as parsed events and as server-sent events in 100-character chunks: ns per byte of
+   * argument at each size; at the largest, the time of the replay and of JSON.parse of the argument
+   * and of the events. */
+  argument: { sizes: number[]; fragments: number; forms: Array<{ form: "events" | "sse"; nsPerByte: number[]; largestMs: number; argumentsMs: number; eventsMs: number }> };
+}
+
 export interface GraderResults {
   run: Run;
   load: Load;
@@ -80,8 +98,11 @@ export interface GraderResults {
 
 export interface BenchResults {
   about: string;
-  parts: { kata1?: Kata1Results; kata2?: Kata2Results; kata3?: Kata3Results; grader?: GraderResults };
+  parts: { kata1?: Kata1Results; kata2?: Kata2Results; kata3?: Kata3Results; kata4?: Kata4Results; grader?: GraderResults };
 }
+
+/** The parts in the order the pages give them (and docs/benchmarks.json keeps them). */
+export const PART_ORDER = ["kata1", "kata2", "kata3", "kata4", "grader"] as const satisfies ReadonlyArray<keyof BenchResults["parts"]>;
 
 export const ABOUT = "Written by `npm run bench -- --write`: the figures of docs/benchmarks.md, its zh-CN twin and the README's speed table, whose blocks are rendered from this file (scripts/lib/bench/results.ts; `npm run bench -- --render` renders them again). Times in ms, ns or µs as their names say; ratios are of times.";
 
@@ -142,7 +163,7 @@ function beforeGroups(cases: Kata1Results["before"]["cases"]): Array<{ label: st
 }
 
 export function targets(results: BenchResults): Target[] {
-  const { kata1, kata2, kata3, grader } = results.parts;
+  const { kata1, kata2, kata3, kata4, grader } = results.parts;
   const out: Target[] = [];
 
   // Kata 1.
@@ -223,6 +244,22 @@ export function targets(results: BenchResults): Target[] {
     });
   }
 
+  // Kata 4.
+  const streamJsonWhat = { en: "kata 4 assembler beside `JSON.parse` of the arguments, BFCL and 1 MiB streams", zh: "kata 4 组装器对比对参数做 `JSON.parse`，BFCL 流与 1 MiB 流" };
+  const streamLinearWhat = { en: "kata 4 assembler, a 1 MiB argument in 10,000 fragments: linear time", zh: "kata 4 组装器，1 MiB 参数分成 1 万个片段：线性时间" };
+  const streamLinearLimit = { en: "ns/byte grows under 3x from 16 KiB to 1 MiB", zh: "16 KiB 到 1 MiB 每字节耗时增长小于 3 倍" };
+  if (!kata4) out.push(notMeasured("kata4-json", streamJsonWhat, null), notMeasured("kata4-linear", streamLinearWhat, streamLinearLimit));
+  else {
+    // The recordings are left out: mostly text, they carry few bytes of arguments (see the details).
+    const ratios = [...kata4.streams.filter((r) => r.input !== "recordings").map((r) => r.replayMs / r.argumentsMs), ...kata4.argument.forms.map((f) => f.largestMs / f.argumentsMs)];
+    out.push({ id: "kata4-json", what: streamJsonWhat, limit: null, measured: true, met: null, figure: { en: `${span(ratios, times)} its time`, zh: `耗时为其 ${span(ratios, times)}` } });
+    const growth = kata4.argument.forms.map((f) => f.nsPerByte.at(-1)! / f.nsPerByte[0]);
+    out.push({
+      id: "kata4-linear", what: streamLinearWhat, limit: streamLinearLimit, measured: true, met: growth.every((g) => g < 3),
+      figure: { en: `${span(growth, times)} (events, server-sent events)`, zh: `${span(growth, times)}（事件、服务器发送事件）` },
+    });
+  }
+
   // The grader.
   const gradeWhat = { en: "`npm run grade` on the references", zh: "参考实现上的 `npm run grade`" };
   const gradeLimit = { en: `at most ${GRADE_LIMIT} trivial vitest runs`, zh: `至多 ${GRADE_LIMIT} 次最小 vitest 运行` };
@@ -274,13 +311,15 @@ const PART_NAMES: Record<keyof BenchResults["parts"], Text> = {
   kata1: { en: "kata 1", zh: "kata 1" },
   kata2: { en: "kata 2", zh: "kata 2" },
   kata3: { en: "kata 3", zh: "kata 3" },
+  kata4: { en: "kata 4", zh: "kata 4" },
   grader: { en: "the grader", zh: "评分器" },
 };
 
-/** One line per run the figures come from (one, after a full run). */
+/** One line per run the figures come from (one, after a full run); the machine once when the runs share it. */
 function runLines(results: BenchResults, lang: Lang): string {
   const runs = new Map<string, { run: Run; parts: string[] }>();
-  for (const [part, value] of Object.entries(results.parts) as Array<[keyof BenchResults["parts"], { run: Run } | undefined]>) {
+  for (const part of PART_ORDER) {
+    const value = results.parts[part];
     if (!value) continue;
     const key = JSON.stringify(value.run);
     const entry = runs.get(key) ?? { run: value.run, parts: [] };
@@ -289,7 +328,20 @@ function runLines(results: BenchResults, lang: Lang): string {
   }
   if (runs.size === 0) return say(lang, { en: "Nothing measured yet: run `npm run bench -- --write`.", zh: "尚未测量：运行 `npm run bench -- --write`。" });
   const all = runs.size === 1;
-  return [...runs.values()].map(({ run, parts }) => {
+  const machineOf = ({ cpu, cores, node, platform }: Machine) => JSON.stringify([cpu, cores, node, platform]);
+  const list = [...runs.values()];
+  if (!all && list.every(({ run }) => machineOf(run.machine) === machineOf(list[0].run.machine))) {
+    const m = list[0].run.machine;
+    const each = list.map(({ run, parts }) => say(lang, {
+      en: `by \`${run.command}\` (${parts.join(", ")}) on ${run.machine.date.slice(0, 10)}, load average ${run.machine.load.toFixed(1)} at the start`,
+      zh: `由 \`${run.command}\`（${parts.join("、")}）于 ${run.machine.date.slice(0, 10)} 测得，开始时负载均值 ${run.machine.load.toFixed(1)}`,
+    }));
+    return say(lang, {
+      en: `Measured on ${m.cpu}, ${m.cores} cores, Node ${m.node}, ${m.platform}: ${each.join("; ")}.`,
+      zh: `测量机器：${m.cpu}，${m.cores} 核，Node ${m.node}，${m.platform}。${each.join("；")}。`,
+    });
+  }
+  return list.map(({ run, parts }) => {
     const m = run.machine;
     const which = all ? "" : say(lang, { en: ` (${parts.join(", ")})`, zh: `（${parts.join("、")}）` });
     return say(lang, {
@@ -324,12 +376,13 @@ export function renderReadme(results: BenchResults, lang: Lang): string {
 
 /** The details of docs/benchmarks.md: every table of the run, part by part. */
 export function renderDetails(results: BenchResults, lang: Lang): string {
-  const { kata1, kata2, kata3, grader } = results.parts;
+  const { kata1, kata2, kata3, kata4, grader } = results.parts;
   const L = (en: string, zh: string) => (lang === "en" ? en : zh);
   const out: string[] = [];
   if (kata1) out.push(kata1Details(kata1, L));
   if (kata2) out.push(kata2Details(kata2, L));
   if (kata3) out.push(kata3Details(kata3, L));
+  if (kata4) out.push(kata4Details(kata4, L));
   if (grader) out.push(graderDetails(grader, L));
   return out.join("\n\n");
 }
@@ -416,6 +469,35 @@ export function kata3Details(k: Kata3Results, L: Say): string {
   ].join("\n\n");
 }
 
+export function kata4Details(k: Kata4Results, L: Say): string {
+  const label = (r: Kata4Results["streams"][number]) => (r.input === "recordings" ? L(`${r.streams} recordings`, `${r.streams} 个录制`) : L(`BFCL, ${r.input}`, `BFCL，${r.input}`));
+  const streams = table(
+    [L("stream", "流"), L("size", "大小"), L("calls", "调用"), "replay", "MiB/s", L("JSON.parse arguments", "JSON.parse 参数"), L("ratio", "比值"), L("JSON.parse events", "JSON.parse 事件"), L("ratio", "比值")],
+    k.streams.map((r) => [label(r), size(r.bytes), String(r.calls), duration(r.replayMs), num(r.replayMiBps), duration(r.argumentsMs), times(r.replayMs / r.argumentsMs), duration(r.eventsMs), times(r.replayMs / r.eventsMs)]),
+  );
+  const { sizes } = k.argument;
+  const argument = table(
+    [L("input", "输入"), ...sizes.map((sz) => `${size(sz)} ns/B`), size(sizes.at(-1)!), L("growth", "增长"), L("/ JSON.parse argument", "/ JSON.parse 参数"), L("/ JSON.parse events", "/ JSON.parse 事件")],
+    k.argument.forms.map((f) => [
+      f.form === "events" ? L("parsed events", "解析后的事件") : L("server-sent events", "服务器发送事件"),
+      ...f.nsPerByte.map(num), duration(f.largestMs), times(f.nsPerByte.at(-1)! / f.nsPerByte[0]), times(f.largestMs / f.argumentsMs), times(f.largestMs / f.eventsMs),
+    ]),
+  );
+  const recorded = k.streams.find((r) => r.input === "recordings");
+  const few = recorded ? L(` The recordings are mostly text (${num(recorded.argumentBytes)} bytes of arguments): their ratio to the events is the one that tells.`,
+    `录制大多是文本（参数仅 ${num(recorded.argumentBytes)} 字节），应看对比事件的比值。`) : "";
+  return [
+    L("### Kata 4: stream assembly", "### Kata 4：流式组装"),
+    loadLine(k.load, L),
+    L(`\`replay\` on streams pushed as text in 4 KiB chunks: the recordings of \`spec/data/streams\` (ten providers, five dialects), and BFCL's ground-truth calls as server-sent events of four dialects, each call's arguments in 16-character fragments; beside \`JSON.parse\` of the arguments it assembles and of the stream's events, each as one JSON document.${few}`,
+      `\`replay\` 处理以 4 KiB 文本块推入的流：\`spec/data/streams\` 的录制（十家服务商、五种方言），以及四种方言的服务器发送事件中的 BFCL 标准答案调用（参数按 16 个字符分片）；对比对组装出的参数、对流的事件（各为一个 JSON 文档）做 \`JSON.parse\`。${few}`),
+    streams,
+    L(`One argument in 100-character fragments (${num(k.argument.fragments)} at ${size(sizes.at(-1)!)}), as parsed events and as server-sent events in 100-character chunks: ns per byte of argument at each size; growth is ${size(sizes.at(-1)!)}'s ns/B over ${size(sizes[0])}'s (1x is linear, ${num(sizes.at(-1)! / sizes[0])}x quadratic); at ${size(sizes.at(-1)!)}, beside \`JSON.parse\` of the argument and of the events:`,
+      `一个参数按 100 个字符分片（${size(sizes.at(-1)!)} 时 ${num(k.argument.fragments)} 片），作为解析后的事件和按 100 个字符分块的服务器发送事件：各尺寸下每字节参数的纳秒数；增长为 ${size(sizes.at(-1)!)} 与 ${size(sizes[0])} 每字节耗时之比（1 倍为线性，${num(sizes.at(-1)! / sizes[0])} 倍为平方级）；${size(sizes.at(-1)!)} 时对比对参数和对事件做 \`JSON.parse\`：`),
+    argument,
+  ].join("\n\n");
+}
+
 export function graderDetails(g: GraderResults, L: Say): string {
   const kept = medianRound(g.rounds, (r) => r.gradeMs / r.trivialMs);
   const exit = (status: number | null) => (status === 0 ? "" : L(` (exit code ${status})`, `（退出码 ${status}）`));
@@ -472,12 +554,29 @@ export function graderDetails(g: GraderResults, L: Say): string {
 
 // --- markers ---------------------------------------------------------------------------------
 
+type Render = (r: BenchResults, lang: Lang) => string;
+
+/**
+ * Tables as a page writes them: without the padding that lines them up in a terminal (the console
+ * keeps it). Pages are read rendered, padding cannot line up Chinese cells anyway, and
+ * docs/benchmarks*.md must stay under the size scripts/test/benchmarks-doc.test.ts allows.
+ */
+export function unpadded(markdown: string): string {
+  return markdown.split("\n").map((line) => {
+    if (!line.startsWith("|")) return line;
+    if (/^\|[\s|:-]+\|$/.test(line)) return `|${line.slice(1, -1).split("|").map((rule) => (rule.trim().endsWith(":") ? "---:" : "---")).join("|")}|`;
+    return line.replace(/ {2,}\|/g, " |").replace(/\| {2,}/g, "| ");
+  }).join("\n");
+}
+
+const forPage = (render: Render): Render => (r, lang) => unpadded(render(r, lang));
+
 /** The generated blocks of each page, by marker name, and what renders them. */
-export const PAGES: Array<{ path: string; lang: Lang; blocks: Array<[name: string, render: (r: BenchResults, lang: Lang) => string]> }> = [
-  { path: join(PROJECT_ROOT, "docs", "benchmarks.md"), lang: "en", blocks: [["bench-summary", renderSummary], ["bench-details", renderDetails]] },
-  { path: join(PROJECT_ROOT, "docs", "benchmarks.zh-CN.md"), lang: "zh-CN", blocks: [["bench-summary", renderSummary], ["bench-details", renderDetails]] },
-  { path: join(PROJECT_ROOT, "README.md"), lang: "en", blocks: [["bench-readme", renderReadme]] },
-  { path: join(PROJECT_ROOT, "README.zh-CN.md"), lang: "zh-CN", blocks: [["bench-readme", renderReadme]] },
+export const PAGES: Array<{ path: string; lang: Lang; blocks: Array<[name: string, render: Render]> }> = [
+  { path: join(PROJECT_ROOT, "docs", "benchmarks.md"), lang: "en", blocks: [["bench-summary", forPage(renderSummary)], ["bench-details", forPage(renderDetails)]] },
+  { path: join(PROJECT_ROOT, "docs", "benchmarks.zh-CN.md"), lang: "zh-CN", blocks: [["bench-summary", forPage(renderSummary)], ["bench-details", forPage(renderDetails)]] },
+  { path: join(PROJECT_ROOT, "README.md"), lang: "en", blocks: [["bench-readme", forPage(renderReadme)]] },
+  { path: join(PROJECT_ROOT, "README.zh-CN.md"), lang: "zh-CN", blocks: [["bench-readme", forPage(renderReadme)]] },
 ];
 
 const markers = (name: string) => [`<!-- ${name}:start -->`, `<!-- ${name}:end -->`] as const;
