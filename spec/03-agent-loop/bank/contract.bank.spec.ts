@@ -1,5 +1,5 @@
-// Held-out bank, kata 3: one test for each kind of mistake the visible specs catch and the bank
-// used to miss, and for the README's rules on option values, ids, onTrace, aborts and argument
+// Held-out bank, kata 3: one test for each kind of mistake the visible specs catch and the rest of
+// the bank does not, and for the README's rules on option values, ids, onTrace, aborts and argument
 // errors, each on inputs the visible specs do not use.
 import { describe, expect, vi } from "vitest";
 import { parseArguments, type AgentOptions, type Message, type TraceEvent } from "@impl/03-agent-loop";
