@@ -93,7 +93,7 @@ interface Verdict {
   durationMs?: number;
 }
 
-interface SandboxEvent {
+export interface SandboxEvent {
   kata: string;
   /** exit: a sandbox ended (why); output: how much it had printed so far. */
   event: "exit" | "output";
@@ -182,7 +182,7 @@ function openToOtherUser(workDir: string, sandboxRoot: string): void {
   for (const name of readdirSync(sandboxRoot)) chmodSync(join(sandboxRoot, name), 0o755);
 }
 
-interface RunOutcome {
+export interface RunOutcome {
   verdicts: Map<string, Map<string, Verdict>>;
   /** Per kata: the spec files that did not load, and why. */
   fileErrors: Map<string, Map<string, string>>;
@@ -279,26 +279,32 @@ function readEvents(dir: string): SandboxEvent[] {
   return readdirSync(dir).flatMap((name) => readLines<SandboxEvent>(join(dir, name)));
 }
 
-interface KataRunContext {
+export interface KataRunContext {
   durationMs: number;
   integrity: Integrity;
   sandbox: SandboxInfo;
   includeBank: boolean;
 }
 
-function kataRun(target: KataTarget, expected: ManifestTest[], run: RunOutcome, events: SandboxEvent[], context: KataRunContext): KataRun {
+/** A kata's part of a run, every test of `expected` with a verdict (exported for its tests). */
+export function kataRun(target: KataTarget, expected: ManifestTest[], run: RunOutcome, events: SandboxEvent[], context: KataRunContext): KataRun {
   const { kata } = target;
   const verdicts = run.verdicts.get(kata.id) ?? new Map<string, Verdict>();
   const fileErrors = run.fileErrors.get(kata.id) ?? new Map<string, string>();
   const problems: string[] = [];
   const hungTests: string[] = [];
+  /** Why each hung test's process was stopped: its own verdict when the run ended before it could report one. */
+  const hangOf = new Map<string, string>();
   // A process stopped for a call that ran too long: the hang, named by the test that waited on it.
   for (const event of events.filter((e) => e.event === "exit")) {
     // A load stopped for its time is said by the spec files that did not load.
     if (!/process was stopped/.test(event.why) || /did not finish loading/.test(event.why)) continue;
     const test = event.test ? splitTag(event.test).name : undefined;
     if (test && !hungTests.includes(test)) hungTests.push(test);
-    problems.push(test ? `timed out in test '${test}': ${event.why}` : `timed out: ${event.why}`);
+    if (test) hangOf.set(test, event.why);
+    // Said once: a test that hangs in two sandboxes (a retry, a second spec file's) is one hang.
+    const problem = test ? `timed out in test '${test}': ${event.why}` : `timed out: ${event.why}`;
+    if (!problems.includes(problem)) problems.push(problem);
   }
   // One cause usually breaks every spec file of the kata (the kata does not load): say it once.
   const causes = new Map<string, string[]>();
@@ -327,9 +333,12 @@ function kataRun(target: KataTarget, expected: ManifestTest[], run: RunOutcome, 
       };
     }
     const fileError = fileErrors.get(entry.file);
+    const hang = hangOf.get(base.name);
     const why = fileError
       ? `the spec file did not load: ${loadErrorLine(fileError)}`
-      : run.child.timedOut
+      : hang
+        ? `it hung: ${hang}`
+        : run.child.timedOut
         ? "not run: the run was stopped by the time limit before this test"
         : "not run: the test run ended before this test";
     return { ...base, status: "error", summary: why, message: fileError ? withoutStack(fileError) : why };
