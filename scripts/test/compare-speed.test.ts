@@ -11,7 +11,7 @@ import { caseKind, formatRatio, quantile, speedRatio } from "../lib/compare/rati
 import { compareSpeed } from "../lib/compare/speed.ts";
 import { confinedCommand, stageConfined } from "../lib/compare/confine.ts";
 import { detectConfinement } from "../../spec/support/sandbox/confinement.ts";
-import { selfCompareProblems } from "../lib/self-test/compare-check.ts";
+import { persistentProblems, selfCompareFindings, selfCompareProblems } from "../lib/self-test/compare-check.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "tuk-compare-speed-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -70,6 +70,16 @@ describe("the self-test's verdict on a self-comparison", () => {
     expect(selfCompareProblems([{ name: "c", error: "boom\nstack" }])).toEqual(["c: boom"]);
     expect(selfCompareProblems([])).toEqual(["no case was measured"]);
     expect(selfCompareProblems("stopped after 90 s")).toEqual(["the comparison did not run: stopped after 90 s"]);
+  });
+  test("of two tries, a problem counts only when both have it: noise picks another case each time, a bias the same one", () => {
+    const bad = (name: string, ratio: number) => ({ name, clock: "cpu" as const, referenceMs: 1, ratio, low: ratio - 0.05, high: ratio + 0.05 });
+    const first = selfCompareFindings([bad("a: x, 1 KiB", 1.2), ok("b: y, 1 KiB", 1)]);
+    expect(persistentProblems(first, selfCompareFindings([ok("a: x, 1 KiB", 1), bad("b: y, 1 KiB", 0.8)]))).toEqual([]);
+    expect(persistentProblems(first, selfCompareFindings([bad("a: x, 1 KiB", 1.19), ok("b: y, 1 KiB", 1)]))).toEqual([
+      "a: x, 1 KiB: 1.19x (1.14-1.24) for identical code (and on the first try: a: x, 1 KiB: 1.20x (1.15-1.25) for identical code)",
+      "a: geometric mean 1.190x over 1 cases, outside 0.9-1.1 (and on the first try: a: geometric mean 1.200x over 1 cases, outside 0.9-1.1)",
+    ]);
+    expect(persistentProblems(selfCompareFindings("stopped"), selfCompareFindings("stopped again"))).toHaveLength(1);
   });
 });
 

@@ -31,25 +31,42 @@ interface CompareCheck {
   cost: number;
 }
 
-/** The problems in a self-comparison's results: none means every case reads within noise. */
-export function selfCompareProblems(results: Awaited<ReturnType<typeof compareSpeed>>): string[] {
-  if (typeof results === "string") return [`the comparison did not run: ${results}`];
-  if (results.length === 0) return ["no case was measured"];
-  const problems: string[] = [];
+/** A problem of a self-comparison, and what it is about (a case, a kind of case, the run itself). */
+export interface SelfCompareFinding {
+  subject: string;
+  text: string;
+}
+
+/** The problems in a self-comparison's results, each with its subject: none means every case reads within noise. */
+export function selfCompareFindings(results: Awaited<ReturnType<typeof compareSpeed>>): SelfCompareFinding[] {
+  if (typeof results === "string") return [{ subject: "the run", text: `the comparison did not run: ${results}` }];
+  if (results.length === 0) return [{ subject: "the run", text: "no case was measured" }];
+  const findings: SelfCompareFinding[] = [];
   const kinds = new Map<string, number[]>();
   for (const r of results) {
     if ("error" in r) {
-      problems.push(`${r.name}: ${r.error.split("\n")[0]}`);
+      findings.push({ subject: r.name, text: `${r.name}: ${r.error.split("\n")[0]}` });
       continue;
     }
-    if (!coversOne(r)) problems.push(`${r.name}: ${formatRatio(r)} for identical code`);
+    if (!coversOne(r)) findings.push({ subject: r.name, text: `${r.name}: ${formatRatio(r)} for identical code` });
     kinds.set(caseKind(r.name), [...(kinds.get(caseKind(r.name)) ?? []), r.ratio]);
   }
   for (const [kind, ratios] of kinds) {
     const mean = geometricMean(ratios);
-    if (mean < 0.9 || mean > 1.1) problems.push(`${kind}: geometric mean ${mean.toFixed(3)}x over ${ratios.length} cases, outside 0.9-1.1`);
+    if (mean < 0.9 || mean > 1.1) findings.push({ subject: `kind ${kind}`, text: `${kind}: geometric mean ${mean.toFixed(3)}x over ${ratios.length} cases, outside 0.9-1.1` });
   }
-  return problems;
+  return findings;
+}
+
+export const selfCompareProblems = (results: Awaited<ReturnType<typeof compareSpeed>>): string[] => selfCompareFindings(results).map((f) => f.text);
+
+/**
+ * What two tries agree on: the second try's problems whose subject the first try had too. Noise
+ * under load picks a case at random each time; a bias of the staging is there on every try.
+ */
+export function persistentProblems(first: SelfCompareFinding[], second: SelfCompareFinding[]): string[] {
+  const before = new Map(first.map((f) => [f.subject, f.text]));
+  return second.filter((f) => before.has(f.subject)).map((f) => `${f.text} (and on the first try: ${before.get(f.subject)})`);
 }
 
 export function compareCheck(): CompareCheck {
@@ -64,10 +81,10 @@ export function compareCheck(): CompareCheck {
         cpSync(join(resolveImplRoot("solutions"), KATA), join(outside, KATA), { recursive: true });
         // Noise under load is a one-off; a bias of the staging (1.15-1.2x, see above) is there on
         // every try. So a second try decides, and a problem counts only when both tries have it.
-        const first = selfCompareProblems(await compareSpeed(KATA, outside, resolveImplRoot("solutions"), join(work, "scratch"), CHECK_SPEED));
+        const first = selfCompareFindings(await compareSpeed(KATA, outside, resolveImplRoot("solutions"), join(work, "scratch"), CHECK_SPEED));
         if (first.length === 0) return [];
-        const second = selfCompareProblems(await compareSpeed(KATA, outside, resolveImplRoot("solutions"), join(work, "scratch-again"), CHECK_SPEED));
-        return second.length === 0 ? [] : [...second.map((p) => `${p} (and on the first try: ${first.join("; ")})`)];
+        const second = selfCompareFindings(await compareSpeed(KATA, outside, resolveImplRoot("solutions"), join(work, "scratch-again"), CHECK_SPEED));
+        return persistentProblems(first, second);
       } finally {
         busy.stop();
         rmSync(work, { recursive: true, force: true });
