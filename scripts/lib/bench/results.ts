@@ -460,8 +460,8 @@ export function kata3Details(k: Kata3Results, L: Say): string {
   return [
     L("### Kata 3: the agent loop", "### Kata 3：智能体循环"),
     loadLine(k.load, L),
-    L("Overhead: a scripted model (`spec/support/agent-harness.ts`) and tools that answer at once, beside a bare loop (`scripts/lib/bench/bare-loop.ts`: no argument check, envelope, masking, truncation, timeout or trace) given the same model and tools:",
-      "开销：脚本化的模型（`spec/support/agent-harness.ts`）和立即返回的工具，对比使用同样模型和工具的最简循环（`scripts/lib/bench/bare-loop.ts`：没有参数检查、信封、脱敏、截断、超时或追踪）："),
+    L("Overhead: a scripted model (`spec/support/agent-harness/`) and tools that answer at once, beside a bare loop (`scripts/lib/bench/bare-loop.ts`: no argument check, envelope, masking, truncation, timeout or trace) given the same model and tools:",
+      "开销：脚本化的模型（`spec/support/agent-harness/`）和立即返回的工具，对比使用同样模型和工具的最简循环（`scripts/lib/bench/bare-loop.ts`：没有参数检查、信封、脱敏、截断、超时或追踪）："),
     overhead,
     L(`One step of N tools of ${k.toolMs} ms each (\`setTimeout\`), in wall time; the floor is ceil(N / at once) x ${k.toolMs} ms:`,
       `一步中 N 个各需 ${k.toolMs} ms 的工具（\`setTimeout\`），墙钟时间；下限为 ceil(N / 并发) x ${k.toolMs} ms：`),
