@@ -11,7 +11,7 @@ import { LEVEL_FLAG, levelsNote, parseLevels } from "./lib/grader/levels.ts";
 import { loadManifest } from "./lib/grader/manifest.ts";
 import { chooseTests } from "./lib/grader/only.ts";
 import { levelTag, styleFor } from "./lib/grader/report-terminal.ts";
-import { gradeKata } from "./lib/grader/run-kata.ts";
+import { gradeKata } from "./lib/grader/grade-katas.ts";
 import type { TestResult } from "./lib/grader/test-result.ts";
 import { formatRatio } from "./lib/compare/ratio.ts";
 import { compareSpeed } from "./lib/compare/speed.ts";

@@ -17,7 +17,9 @@ import { chooseTests } from "./lib/grader/only.ts";
 import { LEVEL_FLAG, levelsFlag, levelsNote, parseLevels } from "./lib/grader/levels.ts";
 import { CORE_FLAG, CORE_NOTE } from "./lib/grader/core.ts";
 import { FLAW_DIFF, fixtureImplRoot, standsOnReference } from "./lib/fixtures/known-bad.ts";
-import { expectedTest, expectedTests, gradeKatas, type GradeOptions, type KataRun } from "./lib/grader/run-kata.ts";
+import { expectedTest, expectedTests } from "./lib/grader/expected.ts";
+import { gradeKatas, type GradeOptions } from "./lib/grader/grade-katas.ts";
+import type { KataResult } from "./lib/grader/kata-result.ts";
 import { score } from "./lib/grader/score.ts";
 
 const FLAGS: Record<string, FlagSpec> = {
@@ -114,7 +116,7 @@ async function run(argv: string[], scratch: string[]): Promise<number> {
 
   const startedAt = new Date();
   const workDir = mkdtempSync(join(tmpdir(), "tuk-grade-"));
-  let runs: KataRun[];
+  let runs: KataResult[];
   try {
     runs = await gradeAll(katas, manifest, only, { implRoot, seed, timeoutMs, workDir, includeBank, ...(jobs ? { maxWorkers: jobs } : {}) });
   } finally {
@@ -162,9 +164,9 @@ async function run(argv: string[], scratch: string[]): Promise<number> {
 }
 
 /** Every kata in one run; a kata missing from the manifest, or the grader's own failure, still yields a complete report. */
-async function gradeAll(katas: Kata[], manifest: Manifest, only: ReturnType<typeof chooseTests> | undefined, options: Omit<GradeOptions, "only">): Promise<KataRun[]> {
+async function gradeAll(katas: Kata[], manifest: Manifest, only: ReturnType<typeof chooseTests> | undefined, options: Omit<GradeOptions, "only">): Promise<KataResult[]> {
   const listed = katas.filter((kata) => manifest.katas[kata.id]);
-  let graded: KataRun[];
+  let graded: KataResult[];
   try {
     graded = await gradeKatas(listed.map((kata) => ({ kata, manifest: manifest.katas[kata.id], ...(only?.get(kata.id) ? { only: only.get(kata.id)! } : {}) })), options);
   } catch (error) {

@@ -24,7 +24,7 @@ import { LEVEL_FLAG, levelsFlag, parseLevels } from "./lib/grader/levels.ts";
 import { loadManifest, type KataManifest, type Manifest } from "./lib/grader/manifest.ts";
 import { inTeachingOrder } from "./lib/grader/next-test.ts";
 import { chooseTests } from "./lib/grader/only.ts";
-import { gradeKatas } from "./lib/grader/run-kata.ts";
+import { gradeKatas } from "./lib/grader/grade-katas.ts";
 import { LEVELS, percent, score } from "./lib/grader/score.ts";
 import { followUpQuestions, type Lang } from "./lib/interview/questions.ts";
 import { deadlines, planLines, sprintPlan, sprintPlanLines } from "./lib/interview/plan.ts";

@@ -12,7 +12,7 @@ import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { listKatas, type Kata } from "./lib/grader/katas.ts";
 import { fixtureImplRoot } from "./lib/fixtures/known-bad.ts";
 import { chooseTests } from "./lib/grader/only.ts";
-import { gradeKatas } from "./lib/grader/run-kata.ts";
+import { gradeKatas } from "./lib/grader/grade-katas.ts";
 import { untrusted } from "./lib/grader/integrity.ts";
 import { detectConfinement, LEVEL_WORDS, type ConfinementLevel } from "../spec/support/sandbox/confinement.ts";
 import { splitTag } from "./lib/grader/test-result.ts";

@@ -12,7 +12,7 @@ import { PROJECT_ROOT } from "./lib/impl-root.ts";
 import { fixtureImplRoot } from "./lib/fixtures/known-bad.ts";
 import { htmlReport } from "./lib/grader/report-html.ts";
 import { listKatas } from "./lib/grader/katas.ts";
-import type { KataRun } from "./lib/grader/run-kata.ts";
+import type { KataResult } from "./lib/grader/kata-result.ts";
 import { score } from "./lib/grader/score.ts";
 import type { TestResult } from "./lib/grader/test-result.ts";
 import { leaderboardHtml } from "./lib/round/html.ts";
@@ -51,16 +51,16 @@ function mixedImplementation(): string {
 const INJECTED = `<img src=x id="injected">`;
 
 /**
- * Runs as run-kata.ts returns them for a refused, a noted and a clean kata: cheaper than grading
+ * Results as grade-katas.ts returns them for a refused, a noted and a clean kata: cheaper than grading
  * them, and the HTML report reads nothing else.
  */
-function integrityRuns(): KataRun[] {
+function integrityRuns(): KataResult[] {
   const tests = (kata: string, distrust?: string): TestResult[] => ["1. task > first", "1. task > second"].map((name) => ({
     kata, file: `spec/${kata}/none.spec.ts`, name, level: "L1", weight: 1, bank: false, taskId: 1,
     ...(distrust ? { status: "fail", summary: distrust, message: distrust } : { status: "pass" }),
   }));
   const refused = "katas/02-schema-validation/index.ts imports 'vitest': a kata may import only its own files";
-  const run = (id: string, number: number, integrity: KataRun["integrity"], distrust?: string): KataRun => ({
+  const run = (id: string, number: number, integrity: KataResult["integrity"], distrust?: string): KataResult => ({
     kata: { id, number }, tests: tests(id, distrust), problems: distrust ? [distrust.replace(/^not counted: /, "scored 0: ")] : [], hungTests: [], durationMs: 1, integrity,
   });
   return [

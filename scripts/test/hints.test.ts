@@ -7,7 +7,7 @@ import { PROJECT_ROOT } from "../lib/impl-root.ts";
 import { listKatas } from "../lib/grader/katas.ts";
 import type { Manifest } from "../lib/grader/manifest.ts";
 import { nextTest } from "../lib/grader/next-test.ts";
-import { expectedTest } from "../lib/grader/run-kata.ts";
+import { expectedTest } from "../lib/grader/expected.ts";
 import { runCommand } from "./support/run-script.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "tuk-hints-"));

@@ -11,7 +11,8 @@ import type { Manifest } from "../lib/grader/manifest.ts";
 import { inTeachingOrder, nextTest } from "../lib/grader/next-test.ts";
 import { htmlReport } from "../lib/grader/report-html.ts";
 import { failures, levelTag, nextSteps, type Style } from "../lib/grader/report-terminal.ts";
-import { expectedTest, type KataRun } from "../lib/grader/run-kata.ts";
+import { expectedTest } from "../lib/grader/expected.ts";
+import type { KataResult } from "../lib/grader/kata-result.ts";
 import { score } from "../lib/grader/score.ts";
 import type { TestResult } from "../lib/grader/test-result.ts";
 import { kata1Variant } from "./support/kata1-variants.ts";
@@ -93,7 +94,7 @@ describe("the next test to make pass", () => {
   test("grade's next steps, its failure list and the HTML report's all follow that order", () => {
     const kata = katas[0];
     const tests = stubResults(kata).map((t, i) => ({ ...t, summary: `failure ${i}` }));
-    const run: KataRun = { kata, tests, problems: [], hungTests: [], durationMs: 0 };
+    const run: KataResult = { kata, tests, problems: [], hungTests: [], durationMs: 0 };
     const ordered = inTeachingOrder(tests);
     expect(nextSteps([run], score([run]), "katas")).toContain(`make this pass first: ${ordered[0].name} [L1 w1]`);
     // --level is kept in the command it suggests.
@@ -107,8 +108,8 @@ describe("the next test to make pass", () => {
 
   test("every command the next steps suggest grades the folder that was graded: --impl is kept", () => {
     const kata = katas[0];
-    const failing: KataRun = { kata, tests: stubResults(kata), problems: [], hungTests: [], durationMs: 0 };
-    const passing: KataRun = { ...failing, tests: failing.tests.map((t) => ({ ...t, status: "pass" as const })) };
+    const failing: KataResult = { kata, tests: stubResults(kata), problems: [], hungTests: [], durationMs: 0 };
+    const passing: KataResult = { ...failing, tests: failing.tests.map((t) => ({ ...t, status: "pass" as const })) };
     const commands = (text: string) => text.split("\n").filter((line) => /npm run /.test(line));
     for (const [runs, levels] of [[[failing], undefined], [[passing], undefined], [[passing], ["L1"]]] as const) {
       const text = nextSteps([...runs], score([...runs]), "../cand", levels ? [...levels] : undefined, " --impl ../cand");
@@ -121,7 +122,7 @@ describe("the next test to make pass", () => {
   test("the HTML report's count of failing tests counts them all, the stub's among them", () => {
     const kata = katas[0];
     const tests = [...stubResults(kata).slice(0, 9), result({ name: "1. wrong", summary: "expected 1, got 2" }), result({ name: "1. also wrong", summary: "expected 3, got 4" })];
-    const run: KataRun = { kata, tests, problems: [], hungTests: [], durationMs: 0 };
+    const run: KataResult = { kata, tests, problems: [], hungTests: [], durationMs: 0 };
     const html = htmlReport([run], score([run]), { impl: "katas", seed: 1, bank: false, startedAt: new Date(0), durationMs: 0 });
     expect(html).toContain("<summary>11 tests not passing: 2 listed here, 9 still the stub (below)</summary>");
   });
@@ -132,7 +133,7 @@ describe("the next test to make pass", () => {
       result({ name: "5. calc > overflow", level: "L3", summary: "expected Infinity to be null" }),
       ...Array.from({ length: 6 }, (_, i) => result({ name: `1. parse > case ${i}`, summary: "not implemented" })),
     ];
-    const run: KataRun = { kata, tests, problems: [], hungTests: [], durationMs: 0 };
+    const run: KataResult = { kata, tests, problems: [], hungTests: [], durationMs: 0 };
     const lines = failures([run], plain, true).split("\n");
     const stub = lines.findIndex((l) => l.includes('fail with "not implemented"'));
     const own = lines.findIndex((l) => l.includes("5. calc > overflow"));
@@ -144,7 +145,7 @@ describe("the next test to make pass", () => {
   test("a level and weight read as the specs and the READMEs write them: [L2 w3]", () => {
     const kata = katas[0];
     const tests = [result({ name: "1. a property", level: "L2", weight: 3 })];
-    const run: KataRun = { kata, tests, problems: [], hungTests: [], durationMs: 0 };
+    const run: KataResult = { kata, tests, problems: [], hungTests: [], durationMs: 0 };
     expect(failures([run], plain, true)).toContain("1. a property [L2 w3]");
     expect(nextSteps([run], score([run]), "katas")).toContain("make this pass first: 1. a property [L2 w3]");
   });
@@ -152,11 +153,11 @@ describe("the next test to make pass", () => {
   test("with every visible test passing and a bank test failing, the next steps do not say all pass", () => {
     const kata = katas[0];
     const tests = [result({ name: "1. seen", status: "pass" }), result({ name: "1. held out", bank: true, status: "fail" })];
-    const run: KataRun = { kata, tests, problems: [], hungTests: [], durationMs: 0 };
+    const run: KataResult = { kata, tests, problems: [], hungTests: [], durationMs: 0 };
     const text = nextSteps([run], score([run]), "katas");
     expect(text).not.toContain("All graded katas pass");
     expect(text).toContain("1 bank test failing in 01-regex-dispatch");
-    const passing: KataRun = { ...run, tests: tests.map((t) => ({ ...t, status: "pass" as const })) };
+    const passing: KataResult = { ...run, tests: tests.map((t) => ({ ...t, status: "pass" as const })) };
     expect(nextSteps([passing], score([passing]), "katas")).toContain("All graded katas pass");
   });
 

@@ -8,7 +8,7 @@ import { jsonReport, type RunInfo } from "../lib/grader/report-json.ts";
 import { junitReport } from "../lib/grader/report-junit.ts";
 import { markdownReport } from "../lib/grader/report-markdown.ts";
 import { integritySection, nextSteps, table, type Style } from "../lib/grader/report-terminal.ts";
-import type { KataRun, SandboxInfo } from "../lib/grader/run-kata.ts";
+import type { KataResult, SandboxInfo } from "../lib/grader/kata-result.ts";
 import { score } from "../lib/grader/score.ts";
 import type { TestResult } from "../lib/grader/test-result.ts";
 
@@ -19,8 +19,8 @@ const SANDBOX: SandboxInfo = { level: "namespaces", words: "own user, PID and ne
 
 const info: RunInfo = { impl: "candidate", seed: 42, bank: false, startedAt: new Date("2026-12-01T00:00:00Z"), durationMs: 10 };
 
-/** A run as run-kata.ts returns it; a refused one has every test failed with "not counted: ..." and a "scored 0" problem. */
-function run(id: string, number: number, integrity?: Integrity, sandbox: SandboxInfo | null = SANDBOX): KataRun {
+/** A result as grade-katas.ts returns it; a refused one has every test failed with "not counted: ..." and a "scored 0" problem. */
+function run(id: string, number: number, integrity?: Integrity, sandbox: SandboxInfo | null = SANDBOX): KataResult {
   const distrust = integrity && integrity.refused.length > 0 ? `not counted: import refused: ${integrity.refused[0]}` : undefined;
   const tests = ["1. task > first", "1. task > second"].map((name): TestResult => ({
     kata: id, file: `spec/${id}/none.spec.ts`, name, level: "L1", weight: 1, bank: false, taskId: 1,

@@ -1,11 +1,11 @@
 // grade --markdown: the summary table as GitHub-flavoured Markdown.
 import { describe, expect, test } from "vitest";
 import { markdownCell, markdownReport, markdownTable } from "../lib/grader/report-markdown.ts";
-import type { KataRun } from "../lib/grader/run-kata.ts";
+import type { KataResult } from "../lib/grader/kata-result.ts";
 import { score } from "../lib/grader/score.ts";
 import type { TestResult } from "../lib/grader/test-result.ts";
 
-function run(id: string, number: number, results: Array<[level: "L1" | "L2" | "L3", pass: boolean, bank?: boolean]>, integrity?: KataRun["integrity"]): KataRun {
+function run(id: string, number: number, results: Array<[level: "L1" | "L2" | "L3", pass: boolean, bank?: boolean]>, integrity?: KataResult["integrity"]): KataResult {
   const tests = results.map(([level, pass, bank], i): TestResult => ({
     kata: id, file: `spec/${id}/x.spec.ts`, name: `1. task > test ${i}`, level, weight: 1, bank: bank ?? false, taskId: 1, status: pass ? "pass" : "fail",
   }));

@@ -3,7 +3,9 @@
 // kata's sandboxes were stopped for it. What watch's cold answer names next is then the truth.
 import { describe, expect, test } from "vitest";
 import { emptyIntegrity } from "../lib/grader/integrity.ts";
-import { kataRun, type RunOutcome, type SandboxEvent } from "../lib/grader/run-kata.ts";
+import { kataResult } from "../lib/grader/kata-result.ts";
+import type { SandboxEvent } from "../lib/grader/sandbox-events.ts";
+import type { SpecRun } from "../lib/grader/spec-run.ts";
 
 const kata = { id: "01-a", number: 1 };
 const manifest = {
@@ -15,7 +17,7 @@ const manifest = {
   files: {},
 };
 const why = "a call took more than 5 s of CPU time without returning (an endless loop?), so its process was stopped";
-const run: RunOutcome = {
+const run: SpecRun = {
   verdicts: new Map(),
   fileErrors: new Map(),
   listed: new Map(),
@@ -28,7 +30,7 @@ const context = { durationMs: 3000, integrity: emptyIntegrity(), sandbox: { leve
 
 describe("a run the time limit ended just after a hang was caught", () => {
   test("the hung test says it hung, the next one that it was not run, and the hang is said once", () => {
-    const result = kataRun({ kata, manifest }, manifest.tests, run, [stopped("1. parse > hangs [L1 w1]"), stopped("1. parse > hangs [L1 w1]")], context);
+    const result = kataResult({ kata, manifest }, manifest.tests, run, [stopped("1. parse > hangs [L1 w1]"), stopped("1. parse > hangs [L1 w1]")], context);
     const [hung, after] = result.tests;
     expect(hung).toMatchObject({ status: "error", summary: `it hung: ${why}` });
     expect(after.summary).toBe("not run: the run was stopped by the time limit before this test");

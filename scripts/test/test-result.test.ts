@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { parsePropertyFailure, splitTag, summaryLine, taskIdOf, withoutStack } from "../lib/grader/test-result.ts";
 import { percent, score } from "../lib/grader/score.ts";
-import type { KataRun } from "../lib/grader/run-kata.ts";
+import type { KataResult } from "../lib/grader/kata-result.ts";
 import type { TestResult } from "../lib/grader/test-result.ts";
 
 const fastCheckFailure = `Error: Property failed after 3 tests
@@ -39,7 +39,7 @@ describe("reading test results", () => {
 describe("scoring", () => {
   const result = (level: TestResult["level"], weight: number, status: TestResult["status"]): TestResult =>
     ({ kata: "01-x", file: "f", name: "n", level, weight, bank: false, taskId: 1, status });
-  const run = (tests: TestResult[]): KataRun => ({ kata: { id: "01-x", number: 1 }, tests, problems: [], hungTests: [], durationMs: 0 });
+  const run = (tests: TestResult[]): KataResult => ({ kata: { id: "01-x", number: 1 }, tests, problems: [], hungTests: [], durationMs: 0 });
 
   test("a kata's score is the weighted share of passing tests, per level too", () => {
     const scores = score([run([result("L1", 1, "pass"), result("L2", 3, "fail"), result("L2", 1, "pass")])]);

@@ -1,4 +1,4 @@
-// The vitest configuration of a graded run (run-kata.ts starts vitest with it). Nothing in the
+// The vitest configuration of a graded run (spec-run.ts starts vitest with it). Nothing in the
 // processes it starts runs graded code: `@impl/NN-name` is the kata's bridge (spec/NN-name/bridge.ts),
 // and each kata's code runs in sandbox processes of its own (spec/support/sandbox/). So this
 // process and the test processes need no guard of their own against the graded code; what they

@@ -1,7 +1,7 @@
 // What every report (terminal, results.json, JUnit, HTML) says about a kata's integrity, decided
 // once here so that the four never disagree on a kata's status or on the words they use.
 import type { Integrity } from "./integrity.ts";
-import type { KataRun } from "./run-kata.ts";
+import type { KataResult } from "./kata-result.ts";
 
 /** From best to worst: a report shows the worst status of its katas. */
 export const INTEGRITY_STATUSES = ["ok", "notes", "refused"] as const;
@@ -13,13 +13,13 @@ export function integrityStatus(integrity: Integrity | undefined): IntegrityStat
   return integrity.notes.length > 0 ? "notes" : "ok";
 }
 
-export function worstStatus(runs: KataRun[]): IntegrityStatus {
+export function worstStatus(runs: KataResult[]): IntegrityStatus {
   const rank = (status: IntegrityStatus) => INTEGRITY_STATUSES.indexOf(status);
   return runs.map((run) => integrityStatus(run.integrity)).reduce((worst, s) => (rank(s) > rank(worst) ? s : worst), "ok" as IntegrityStatus);
 }
 
 /** The runs scored 0 because the grader refused an import. */
-export function untrustedRuns(runs: KataRun[]): KataRun[] {
+export function untrustedRuns(runs: KataResult[]): KataResult[] {
   return runs.filter((run) => integrityStatus(run.integrity) === "refused");
 }
 
@@ -30,7 +30,7 @@ export function integrityLines(integrity: Integrity | undefined): string[] {
 }
 
 /** "01-regex-dispatch scored 0: the grader refused an import ...": one sentence per refused kata. */
-export function untrustedSentence(run: KataRun): string {
+export function untrustedSentence(run: KataResult): string {
   return `${run.kata.id} scored 0: the grader refused an import (a kata may import only its own files)`;
 }
 
@@ -41,7 +41,7 @@ export function firstNotes(notes: string[], max: number): { shown: string[]; mor
 }
 
 /** How the graded code was confined in this grade (the same for every kata that ran), or undefined when none ran. */
-export function sandboxOf(runs: KataRun[]): { level: string; words: string } | undefined {
+export function sandboxOf(runs: KataResult[]): { level: string; words: string } | undefined {
   return runs.find((run) => run.sandbox)?.sandbox;
 }
 

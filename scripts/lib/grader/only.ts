@@ -4,7 +4,7 @@ import type { Level } from "../../../spec/support/test-tag.ts";
 import { UsageError } from "../cli-args.ts";
 import type { Kata } from "./katas.ts";
 import type { Manifest } from "./manifest.ts";
-import { expectedTests } from "./run-kata.ts";
+import { expectedTests } from "./expected.ts";
 import { splitTag } from "./test-result.ts";
 
 /**

@@ -6,7 +6,7 @@ import { levelsNote } from "./levels.ts";
 import { inTeachingOrder } from "./next-test.ts";
 import { escapeXml } from "./report-junit.ts";
 import type { RunInfo } from "./report-json.ts";
-import type { KataRun } from "./run-kata.ts";
+import type { KataResult } from "./kata-result.ts";
 import { LEVELS, percent, type Scores } from "./score.ts";
 
 const BAR_WIDTH = 240;
@@ -17,7 +17,7 @@ const badged = (status: IntegrityStatus) => status === "refused";
 const badge = (status: IntegrityStatus) => (badged(status) ? ` <span class="badge" data-integrity="${status}">${status}</span>` : "");
 
 /** What the grader refused, or points a reader at, one list item each. */
-function integritySection(run: KataRun): string {
+function integritySection(run: KataResult): string {
   const status = integrityStatus(run.integrity);
   if (status === "ok") return "";
   const { refused, notes } = run.integrity!;
@@ -42,7 +42,7 @@ function bar(label: string, value: number, attrs: string): string {
 }
 
 /** Grouped columns: for each kata, its score and its L1, L2, L3 scores, on a 0-100 axis. */
-function overviewChart(runs: KataRun[], scores: Scores): string {
+function overviewChart(runs: KataResult[], scores: Scores): string {
   const columnWidth = 26;
   const gap = 6;
   const groupWidth = 4 * (columnWidth + gap) + 40;
@@ -81,7 +81,7 @@ function narrowedNote(info: RunInfo): string {
   return lines.join("\n");
 }
 
-export function htmlReport(runs: KataRun[], scores: Scores, info: RunInfo): string {
+export function htmlReport(runs: KataResult[], scores: Scores, info: RunInfo): string {
   const cards = runs.map((run, i) => {
     const k = scores.katas[i];
     const levels = LEVELS.map((l) => bar(l, percent(k.levels[l]), `data-kata="${run.kata.id}" data-level="${l}" data-score="${percent(k.levels[l])}"`)).join("");

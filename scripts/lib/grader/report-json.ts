@@ -2,7 +2,7 @@
 // GitHub-Classroom-style score fields and `x_`-prefixed extras. Always valid JSON.
 import type { Level } from "../../../spec/support/test-tag.ts";
 import { integrityStatus, sandboxOf, untrustedRuns, untrustedSentence, worstStatus } from "./integrity-report.ts";
-import type { KataRun } from "./run-kata.ts";
+import type { KataResult } from "./kata-result.ts";
 import { LEVELS, percent, type Scores, type Tally } from "./score.ts";
 import { testCode } from "./test-code.ts";
 import type { TestResult } from "./test-result.ts";
@@ -61,12 +61,12 @@ function levelFigures(levels: Record<Level, Tally | number>) {
 }
 
 /** Always present, the same shape for a clean run, so that a reader of the file needs no special case. */
-function kataIntegrity(run: KataRun) {
+function kataIntegrity(run: KataResult) {
   const { refused = [], notes = [] } = run.integrity ?? {};
   return { status: integrityStatus(run.integrity), refused, notes };
 }
 
-export function jsonReport(runs: KataRun[], scores: Scores, info: RunInfo) {
+export function jsonReport(runs: KataResult[], scores: Scores, info: RunInfo) {
   const tests = runs.flatMap((run) => run.tests);
   const problems = runs.flatMap((run) => run.problems.map((p) => `${run.kata.id}: ${p}`));
   const status = problems.length > 0 && tests.every((t) => t.status === "error") ? "error" : tests.every((t) => t.status === "pass") ? "pass" : "fail";

@@ -1,6 +1,6 @@
 // JUnit XML, the report most CI systems read: one <testsuite> per kata, one <testcase> per test.
 import { integrityLines, integrityStatus } from "./integrity-report.ts";
-import type { KataRun } from "./run-kata.ts";
+import type { KataResult } from "./kata-result.ts";
 import type { Scores } from "./score.ts";
 
 export function escapeXml(text: string): string {
@@ -16,8 +16,8 @@ export function escapeXml(text: string): string {
 
 const seconds = (ms: number | undefined) => ((ms ?? 0) / 1000).toFixed(3);
 
-export function junitReport(runs: KataRun[], scores: Scores): string {
-  const count = (run: KataRun, status: string) => run.tests.filter((t) => t.status === status).length;
+export function junitReport(runs: KataResult[], scores: Scores): string {
+  const count = (run: KataResult, status: string) => run.tests.filter((t) => t.status === status).length;
   const suites = runs.map((run, i) => {
     const cases = run.tests.map((t) => {
       const [suite, ...rest] = t.name.split(" > ");

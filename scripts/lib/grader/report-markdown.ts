@@ -4,7 +4,7 @@
 import { integrityStatus, sandboxLine, sandboxOf, untrustedRuns, untrustedSentence, worstStatus } from "./integrity-report.ts";
 import { levelsNote } from "./levels.ts";
 import type { RunInfo } from "./report-json.ts";
-import type { KataRun } from "./run-kata.ts";
+import type { KataResult } from "./kata-result.ts";
 import { LEVELS, percent, type Tally } from "./score.ts";
 import type { Scores } from "./score.ts";
 import { markdownTable as gfmTable } from "../table.ts";
@@ -22,7 +22,7 @@ export function markdownTable(header: readonly string[], rows: ReadonlyArray<rea
 const figure = (value: number) => (Number.isNaN(value) ? "-" : value.toFixed(1));
 const tallyFigure = (t: Tally) => figure(percent(t));
 
-export function markdownReport(runs: KataRun[], scores: Scores, info: RunInfo): string {
+export function markdownReport(runs: KataResult[], scores: Scores, info: RunInfo): string {
   const withBank = scores.bankOverall !== undefined;
   const header = ["kata", "score", ...LEVELS, "passing", ...(withBank ? ["bank", "bank passing"] : []), "integrity"];
   const rows = scores.katas.map((k, i) => [

@@ -4,7 +4,7 @@ import { firstNotes, integrityStatus, untrustedRuns, untrustedSentence } from ".
 import type { Level } from "../../../spec/support/test-tag.ts";
 import { levelsFlag, nextStage } from "./levels.ts";
 import { inTeachingOrder, nextTest } from "./next-test.ts";
-import type { KataRun } from "./run-kata.ts";
+import type { KataResult } from "./kata-result.ts";
 import { LEVELS, percent, type Scores, type Tally } from "./score.ts";
 import type { TestResult } from "./test-result.ts";
 import { columns, type Cell } from "../table.ts";
@@ -47,11 +47,11 @@ function scoreColour(style: Style, value: number, text: string): string {
 }
 
 /** A kata scored 0 for a refused import says so on its row, so the 0 is not read as "not done yet". */
-function integrityMark(run: KataRun | undefined, style: Style): string {
+function integrityMark(run: KataResult | undefined, style: Style): string {
   return integrityStatus(run?.integrity) === "refused" ? `  ${style.red("REFUSED")}` : "";
 }
 
-export function table(scores: Scores, style: Style, runs: KataRun[]): string {
+export function table(scores: Scores, style: Style, runs: KataResult[]): string {
   const withBank = scores.bankOverall !== undefined;
   const scored = (value: number, text: string): Cell => ({ text, paint: (padded) => scoreColour(style, value, padded) });
   const header = ["kata", "score", ...LEVELS, "passing", ...(withBank ? ["bank", "passing"] : [])];
@@ -86,7 +86,7 @@ function describeFailure(test: TestResult, style: Style): string[] {
   return lines;
 }
 
-export function failures(runs: KataRun[], style: Style, listAll: boolean): string {
+export function failures(runs: KataResult[], style: Style, listAll: boolean): string {
   const out: string[] = [];
   for (const run of runs) {
     // In the order to fix them (next-test.ts): the first lines are the ones worth reading.
@@ -124,7 +124,7 @@ export function failures(runs: KataRun[], style: Style, listAll: boolean): strin
 }
 
 /** Per kata, what the grader refused, and notes for a reader; "" when there is nothing. */
-export function integritySection(runs: KataRun[], style: Style): string {
+export function integritySection(runs: KataResult[], style: Style): string {
   const out: string[] = [];
   for (const run of runs) {
     const status = integrityStatus(run.integrity);
@@ -151,7 +151,7 @@ export function integritySection(runs: KataRun[], style: Style): string {
  * What a candidate should do next: the first kata not at 100, its README and the test to make pass
  * first (next-test.ts: the README's order). `levels`: the run's --level, kept in the commands it suggests.
  */
-export function nextSteps(runs: KataRun[], scores: Scores, implLabel: string, levels?: readonly Level[], implFlag = "", core = false): string {
+export function nextSteps(runs: KataResult[], scores: Scores, implLabel: string, levels?: readonly Level[], implFlag = "", core = false): string {
   // A refused kata comes first: no other advice applies while the kata rule zeroes it.
   const untrusted = untrustedRuns(runs);
   // Every command it suggests grades what this run graded: the same --impl, the same levels, core or not.

@@ -1,6 +1,6 @@
 // Scores from weights: per kata 0-100, per level within a kata and across katas, and overall.
 import type { Level } from "../../../spec/support/test-tag.ts";
-import type { KataRun } from "./run-kata.ts";
+import type { KataResult } from "./kata-result.ts";
 import type { TestResult } from "./test-result.ts";
 
 export const LEVELS: readonly Level[] = ["L1", "L2", "L3"];
@@ -55,7 +55,7 @@ function byLevel(tests: TestResult[]): Record<Level, Tally> {
   return Object.fromEntries(LEVELS.map((level) => [level, tally(tests.filter((t) => t.level === level))])) as Record<Level, Tally>;
 }
 
-export function score(runs: KataRun[]): Scores {
+export function score(runs: KataResult[]): Scores {
   const katas = runs.map((run): KataScore => {
     const visible = run.tests.filter((t) => !t.bank);
     const bank = run.tests.filter((t) => t.bank);
