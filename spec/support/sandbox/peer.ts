@@ -337,7 +337,9 @@ export class Peer {
 
   private reply(gen: Generation, id: Json, ok: boolean, value: unknown, arrivals: Arrival[]): void {
     const encoder = gen.codec.encoder(this.options.answersKeepIdentity);
-    const out: Message = { t: ok ? "ret" : "err", g: gen.g, id, v: encoder.slot(value) };
+    // Alone in its message (no argument of the call changed), the value may cross as JSON text.
+    const alone = !gen.codec.changed(arrivals);
+    const out: Message = { t: ok ? "ret" : "err", g: gen.g, id, v: alone ? encoder.wholeSlot(value) : encoder.slot(value) };
     const changes = gen.codec.changes(arrivals, encoder);
     if (changes.length > 0) out.m = changes;
     out.o = encoder.table();
@@ -423,13 +425,14 @@ export class Peer {
     if (gen !== this.current || this.channel.closed !== undefined) return;
     const encoder = gen.codec.encoder(this.options.answersKeepIdentity);
     const message: Message = { t: "settle", g: gen.g, p: id, ok };
+    const arrivals = gen.promiseArrivals.get(promise);
+    const alone = !arrivals || !gen.codec.changed(arrivals);
     try {
-      message.v = encoder.slot(value);
+      message.v = alone ? encoder.wholeSlot(value) : encoder.slot(value);
     } catch (error) {
       message.ok = false;
       message.v = encoder.slot(new Error(`its value could not be sent: ${(error as Error).message}`));
     }
-    const arrivals = gen.promiseArrivals.get(promise);
     if (arrivals) {
       const changes = gen.codec.changes(arrivals, encoder);
       if (changes.length > 0) message.m = changes;

@@ -5,6 +5,8 @@
 // anything else is an object with a "$" key: {"$": "u"} is undefined, {"$": "n", "v": "NaN"} a
 // number JSON has no digits for, {"$": "i", "v": "10"} a BigInt, {"$": "k", "id": 7} the object
 // the message describes under the sender's id 7, {"$": "r", "id": 3} the receiver's own object 3.
+// A message's whole value that is plain data keeping no identity may cross as {"$": "j", "t": text},
+// JSON text of its own (Encoder.wholeSlot).
 // Every object a message carries is described once, flat, in the message's table `o` (so a value
 // nested 10,000 deep, which JSON.stringify cannot write as nested JSON, crosses as well as a flat
 // one, and cycles need nothing special).
@@ -178,14 +180,17 @@ export class Codec {
     return new Decoder(this, table, arrivals);
   }
 
+  /** Whether this side changed any of the mirrors that arrived (`changes` would report one). */
+  changed(arrivals: readonly Arrival[]): boolean {
+    return arrivals.some((arrival) => !unchanged(arrival, stateOf(arrival.id, arrival.target)));
+  }
+
   /** What this side did to the mirrors that arrived: each changed one's new content, for its owner. */
   changes(arrivals: readonly Arrival[], encoder: Encoder): Json[] {
     const out: Json[] = [];
     for (const arrival of arrivals) {
       const now = stateOf(arrival.id, arrival.target);
-      const same = now.keys.length === arrival.keys.length && now.values.length === arrival.values.length
-        && now.keys.every((k, i) => k === arrival.keys[i]) && now.values.every((v, i) => Object.is(v, arrival.values[i]));
-      if (same) continue;
+      if (unchanged(arrival, now)) continue;
       if (Array.isArray(arrival.target)) out.push({ id: arrival.id, a: now.values.map((v) => encoder.slot(v)) });
       else {
         const v: JsonObject = {};
@@ -263,6 +268,24 @@ export class Encoder {
       case "object":
         return value === null ? null : this.object(value);
     }
+  }
+
+  /**
+   * A message's whole value, alone in its message (no other slot can share its objects): when the
+   * encoder keeps no identity and the value is a tree of plain data (plain objects and arrays,
+   * strings, booleans, finite numbers, null: nothing the codec describes otherwise, no object twice),
+   * it crosses as JSON text of its own ({"$": "j"}), which the receiver parses: the same value
+   * as its description would give, at a fraction of the cost (a kata's long lists of results).
+   */
+  wholeSlot(value: unknown): Json {
+    if (this.persistent || typeof value !== "object" || value === null || !isJsonTree(value, this.codec.identities)) return this.slot(value);
+    let text: string;
+    try {
+      text = JSON.stringify(value);
+    } catch {
+      return this.slot(value);
+    }
+    return typeof text === "string" ? { $: "j", t: text } : this.slot(value);
   }
 
   /** A function that crosses callable wherever it stands (a kata's exported functions). */
@@ -509,6 +532,51 @@ function isData(value: object): boolean {
   return value instanceof Error || value instanceof Date || value instanceof Map || value instanceof Set || value instanceof RegExp || ArrayBuffer.isView(value);
 }
 
+/** How deep a value may nest and still cross as JSON text (JSON.stringify recurses). */
+const JSON_TREE_DEPTH = 64;
+
+/**
+ * Plain data that JSON text carries exactly: what the codec would describe as plain objects and
+ * arrays (extensible, no holes) of strings, booleans, finite numbers other than -0 and null, each
+ * object met once and none with an identity across messages (the other side's own object, handed
+ * back, must arrive as itself). Anything else (undefined, a class instance, a shared object) says no.
+ */
+function isJsonTree(root: object, identities: Identities): boolean {
+  const seen = new Set<object>();
+  const visit = (value: unknown, depth: number): boolean => {
+    switch (typeof value) {
+      case "string":
+      case "boolean":
+        return true;
+      case "number":
+        return Number.isFinite(value) && !Object.is(value, -0);
+      case "object":
+        break;
+      default:
+        return false;
+    }
+    if (value === null) return true;
+    if (depth > JSON_TREE_DEPTH || seen.has(value) || identities.mirrorId(value) !== undefined || identities.known(value) !== undefined) return false;
+    seen.add(value);
+    const proto = Object.getPrototypeOf(value) as object | null;
+    if (!Object.isExtensible(value)) return false;
+    if (proto === Array.prototype) {
+      const array = value as unknown[];
+      for (let i = 0; i < array.length; i++) if (!(i in array) || !visit(array[i], depth + 1)) return false;
+      return true;
+    }
+    if (proto !== Object.prototype) return false;
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) if (!visit(record[key], depth + 1)) return false;
+    return true;
+  };
+  try {
+    return visit(root, 0);
+  } catch {
+    return false; // a proxy trap or getter that throws: the codec describes it
+  }
+}
+
 const DESCRIPTION_KINDS = new Set(["o", "a", "x", "e", "f", "p", "s", "d", "m", "set", "re", "b", "y", "cls"]);
 
 /**
@@ -551,6 +619,9 @@ export class Decoder {
         return this.mention(idOf(wire));
       case "inert":
         return inertFunction(String(wire.name ?? ""));
+      case "j":
+        if (typeof wire.t !== "string") throw new WireError("a JSON value must be JSON text");
+        return JSON.parse(wire.t) as unknown;
     }
     if (typeof tag === "string" && DESCRIPTION_KINDS.has(tag)) {
       // Described here: built and filled now (a later mention of it is a "k").
@@ -771,6 +842,11 @@ export class Decoder {
       else Object.defineProperty(target, key, { value, writable: true, configurable: true, enumerable: flag !== "h" });
     }
   }
+}
+
+function unchanged(arrival: Arrival, now: Arrival): boolean {
+  return now.keys.length === arrival.keys.length && now.values.length === arrival.values.length
+    && now.keys.every((k, i) => k === arrival.keys[i]) && now.values.every((v, i) => Object.is(v, arrival.values[i]));
 }
 
 function stateOf(id: number, target: object): Arrival {
