@@ -252,6 +252,8 @@ interface KnownBad {
   kata: string;
   flaw: string;
   mustFail: string[];
+  /** Text that some failing test's message must hold (the input a failed deep equality names). */
+  failuresShow?: string[];
 }
 
 interface KnownBadFixture {
@@ -335,6 +337,9 @@ async function gradeKnownBad(batch: KnownBadFixture[], index: number): Promise<s
       const matched = report.tests.filter((t) => t.name.includes(pattern));
       if (matched.length === 0) found.push(`mustFail "${pattern}" matches no test`);
       for (const t of matched) if (t.status === "pass") found.push(`passes although it should lose it: ${t.name}`);
+    }
+    for (const text of fixture.expect.failuresShow ?? []) {
+      if (!run.tests.some((t) => t.status !== "pass" && t.message?.includes(text))) found.push(`no failing test's message shows ${JSON.stringify(text)}`);
     }
     const reported = new Set(report.tests.map((t) => t.name));
     for (const t of flawed) if (!reported.has(`${kata.id} > ${splitTag(t.name).name}`)) found.push(`not graded: ${kata.id} > ${splitTag(t.name).name}`);

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { PROJECT_ROOT } from "../lib/impl-root.ts";
 import { firstDifference } from "../../spec/support/first-difference.ts";
+import { forgetCall, lastCall, noteCall } from "../../spec/support/last-call.ts";
 
 describe("the first difference", () => {
   test("a value deep inside: its path and both values, JSON-quoted", () => {
@@ -31,6 +32,22 @@ describe("the first difference", () => {
   test("a matcher stands for every value it accepts", () => {
     expect(firstDifference({ id: "call_1", n: 1 }, { id: expect.any(String), n: 2 })).toBe("at $.n: got 1, expected 2");
     expect(firstDifference({ id: 7 }, { id: expect.any(String) })).toBe('at $.id: got 7, expected "Any<String>" (a matcher)');
+  });
+});
+
+describe("the input a failed test gave the kata", () => {
+  test("the last call of the failing test, its arguments JSON-quoted; none of another test's", () => {
+    noteCall("1. parse > quotes", "parseToolCalls", ['f(a="x, y")']);
+    expect(lastCall("1. parse > quotes")).toBe('parseToolCalls("f(a=\\"x, y\\")")');
+    expect(lastCall("1. parse > another test")).toBeUndefined();
+    expect(lastCall(undefined)).toBeUndefined();
+  });
+
+  test("a long argument is described, never cut; a batch of calls names none", () => {
+    noteCall("t", "validate", [{ type: "object" }, "y".repeat(1000)]);
+    expect(lastCall("t")).toBe('validate({"type":"object"}, a string of 1000 characters)');
+    forgetCall();
+    expect(lastCall("t")).toBeUndefined();
   });
 });
 

@@ -7,7 +7,8 @@ const SHOWN_CHARS = 80;
 
 type Found = { path: string; actual: unknown; expected: unknown; note?: string } | undefined;
 
-function describe(value: unknown): string {
+/** A value written whole (JSON) when it is at most `limit` characters, else described. */
+export function describeValue(value: unknown, limit = SHOWN_CHARS): string {
   if (value === undefined) return "undefined";
   if (typeof value === "bigint") return `${value}n`;
   if (typeof value === "number" && !Number.isFinite(value)) return String(value);
@@ -19,11 +20,11 @@ function describe(value: unknown): string {
   } catch {
     text = undefined;
   }
-  if (text !== undefined && text.length <= SHOWN_CHARS) return text;
+  if (text !== undefined && text.length <= limit) return text;
   if (typeof value === "string") return `a string of ${[...value].length} characters`;
   if (Array.isArray(value)) return `an array of ${value.length} items`;
-  if (value instanceof Error) return `${value.name}: ${describe(value.message)}`;
-  if (value && typeof value === "object") return `an object with keys ${describe(Object.keys(value).slice(0, 6))}${Object.keys(value).length > 6 ? " and more" : ""}`;
+  if (value instanceof Error) return `${value.name}: ${describeValue(value.message)}`;
+  if (value && typeof value === "object") return `an object with keys ${describeValue(Object.keys(value).slice(0, 6))}${Object.keys(value).length > 6 ? " and more" : ""}`;
   return String(value);
 }
 
@@ -76,5 +77,5 @@ function walk(actual: unknown, expected: unknown, path: string, depth: number): 
 export function firstDifference(actual: unknown, expected: unknown): string | undefined {
   const found = walk(actual, expected, "$", 0);
   if (!found) return undefined;
-  return `at ${found.path}: got ${describe(found.actual)}, expected ${describe(found.expected)}${found.note ? ` (${found.note})` : ""}`;
+  return `at ${found.path}: got ${describeValue(found.actual)}, expected ${describeValue(found.expected)}${found.note ? ` (${found.note})` : ""}`;
 }

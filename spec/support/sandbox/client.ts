@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { forgetCall, noteCall } from "../last-call.ts";
 import type { Realm, Settled } from "../realm.ts";
 import { confinementFromEnv, sandboxLaunch, type Confinement } from "./confinement.ts";
 import { SANDBOX_REPORT_ENV, SANDBOX_ROOT_ENV, SANDBOX_SUPERVISOR_ENV } from "./env.ts";
@@ -367,6 +368,7 @@ class Link implements KataLink {
 
   /** realm.ts's callEach of one of the kata's exports: the loop's calls in one round trip. */
   each(name: string, argsList: readonly (readonly unknown[])[], settled: boolean): Settled<unknown>[] {
+    forgetCall();
     if (!this.sandbox.alive) this.restart();
     const fn = this.sandbox.exports[name];
     if (typeof fn !== "function" || typeof this.sandbox.realm.each !== "function") {
@@ -386,6 +388,7 @@ class Link implements KataLink {
   }
 
   private call(name: string, self: unknown, args: unknown[]): unknown {
+    noteCall(currentTest(), name, args);
     if (!this.sandbox.alive) this.restart();
     const fn = this.sandbox.exports[name];
     if (typeof fn !== "function") throw new TypeError(`${name} is not a function`);

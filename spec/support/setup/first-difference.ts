@@ -1,7 +1,9 @@
 // A failed toEqual / toStrictEqual says first where the values part (first-difference.ts), then
-// vitest's own line. Runs in the specs' process, on the values the specs hold.
-import { chai } from "vitest";
+// vitest's own line, then, in a graded run, the last call the test made into the kata
+// (last-call.ts). Runs in the specs' process, on the values the specs hold.
+import { chai, expect } from "vitest";
 import { firstDifference } from "../first-difference.ts";
+import { lastCall } from "../last-call.ts";
 
 // Once per process: a run that shares its modules' realm between spec files (the grader's, and
 // watch's warm runner) runs this setup file before each file, and chai's Assertion is the same
@@ -22,7 +24,15 @@ for (const method of prototype[ONCE] ? [] : ["toEqual", "toStrictEqual"]) {
           } catch {
             found = undefined;
           }
+          // In a graded run, the input the test gave the kata last (the sandbox's bridge notes it).
+          let input: string | undefined;
+          try {
+            input = lastCall(expect.getState().currentTestName);
+          } catch {
+            input = undefined;
+          }
           if (found) error.message = `${found} · ${error.message}`;
+          if (input) error.message = `${error.message} · input: ${input}`;
         }
         throw error;
       }
