@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect } from "vitest";
 import {
-  BadArgumentsError, calculate, calculateTool, createRegistry, dispatch, type ToolDefinition, type Value,
+  BadArgumentsError, calculate, calculateTool, createRegistry, dispatch, parseToolCalls, type ToolDefinition, type Value,
 } from "@impl/01-regex-dispatch";
 import { l1, l2, l3 } from "../../support/graded.ts";
 import { leakedPieces } from "../../support/leaks.ts";
@@ -481,5 +481,159 @@ describe("5. The safe calculator: BadArgumentsError and whitespace", () => {
         expect(() => calculate(broken), `rule: no other whitespace: ${JSON.stringify(broken)}`).toThrow(SyntaxError);
       }),
     );
+  });
+});
+
+describe("2. The whitelist: refusals and look-ups, on new inputs", () => {
+  const named = (name: unknown, run: unknown = () => "ran") => ({ name, params: [], run }) as unknown as ToolDefinition;
+
+  l2("createRegistry throws an Error for a blank name, a name that is no primitive string, a run that is no function, two names equal once normalised", () => {
+    for (const tools of [
+      [named("\t\n\u3000")], [named("")], [named(7)], [named(new String("calc"))], [named(Symbol("calc"))], [named(false)], [named({ toString: () => "calc" })],
+      [named("calc", "calc")], [named("calc", {})], [named("calc", null)], [{ name: "calc", params: [] } as unknown as ToolDefinition],
+      [named("Sum"), named("sum\n")], [named("Ünit"), named(" üNIT")], [named("a"), named("b"), named("\tA ")],
+    ]) {
+      expect(() => createRegistry(tools), `rule: refused: ${tools.map((t) => String(typeof t.name === "symbol" ? "symbol" : t.name)).join(", ")}`).toThrow(Error);
+    }
+    expect(createRegistry([named("sum"), named("sums"), named("Sum.All")]).names(), "distinct names are fine").toEqual(["sum", "sums", "sum.all"]);
+  });
+
+  l2("lookup: anything that is not a string is undefined and never throws; Object.prototype names are never found", () => {
+    const zeta = spyTool("Zeta");
+    const registry = createRegistry([spyTool("calc"), zeta]);
+    expect(registry.lookup("\tZETA\n"), "rule: lookup normalises the same way").toBe(zeta);
+    for (const name of [7, null, undefined, true, {}, [], new String("calc"), Symbol("calc"), () => "calc", ["zeta"]]) {
+      let found: unknown = "threw";
+      expect(() => (found = registry.lookup(name as string)), "rule: lookup never throws").not.toThrow();
+      expect(found, `rule: not a string: ${typeof name}`).toBeUndefined();
+    }
+    for (const name of ["__proto__", "constructor", "hasOwnProperty", "valueOf", "isPrototypeOf", "__defineGetter__", "toLocaleString", " Constructor ", "propertyIsEnumerable"]) {
+      expect(registry.lookup(name), `rule: never a tool: ${name}`).toBeUndefined();
+    }
+  });
+
+  l2.property("names are folded by toLowerCase, accented, Greek and Cyrillic letters included, on registration and on look-up", () => {
+    const letter = fc.constantFrom(..."äöüéèàçñøåæœάέήίόύώαβγδεζηθλμπφχψωабвгдежзийклмнопрстуфхцчшщыэюя_");
+    const name = fc.array(letter, { minLength: 1, maxLength: 6 }).map((cs) => cs.join(""));
+    fc.assert(
+      fc.property(fc.uniqueArray(name, { minLength: 1, maxLength: 4 }), fc.constantFrom("", " ", "\t", "\n"), (names, pad) => {
+        const tools = names.map((n) => spyTool(`${pad}${n.toUpperCase()}${pad}`));
+        const registry = createRegistry(tools);
+        expect(registry.names(), "rule: trimmed and lower-cased").toEqual(names);
+        names.forEach((n, i) => expect(registry.lookup(n), `rule: found by its lower-case name: ${n}`).toBe(tools[i]));
+        const result = dispatch(`TOOL_CALL: {"name": "${names[0].toUpperCase()}"}`, registry);
+        expect(result.results.map((r) => r.ok), "rule: a marker's name is looked up the same way").toEqual([true]);
+      }),
+    );
+  });
+});
+
+describe("4. Dispatch: results, parse errors and what tools throw, on new inputs", () => {
+  l2("a text with parse errors and no call: text is the prose, one parse_error per error, with a null call", () => {
+    const ping = spyTool("ping", [{ name: "x", optional: true }]);
+    const text = 'Sure: TOOL_CALL: {"name": 7} and ping("';
+    const result = dispatch(text, createRegistry([ping]));
+    expect(result.text, "rule: the text is the prose").toBe("Sure:  and ");
+    expect(result.results.map((r) => [r.call, r.span, r.ok, r.error?.code, typeof r.error?.message])).toEqual([
+      [null, { start: 6, end: 28 }, false, "parse_error", "string"],
+      [null, { start: 33, end: text.length }, false, "parse_error", "string"],
+    ]);
+    expect(ping.calls, "rule: a truncated call never runs").toEqual([]);
+  });
+
+  l2("results are sorted by where they start: parse errors before, between and after calls", () => {
+    const a = spyTool("a", [{ name: "x" }]);
+    const b = spyTool("b", [{ name: "x" }]);
+    const text = 'TOOL_CALL: {"name": ""} a(1) TOOL_CALL: {"name": 2} b(2) nope() c("';
+    const result = dispatch(text, createRegistry([a, b]));
+    expect(result.results.map((r) => [r.span.start, r.error?.code ?? "ok"]), "rule: sorted by span.start").toEqual([
+      [0, "parse_error"], [24, "ok"], [29, "parse_error"], [52, "ok"], [57, "unknown_tool"], [64, "parse_error"],
+    ]);
+    expect(result.results.map((r) => r.call?.name ?? null)).toEqual([null, "a", null, "b", "nope", null]);
+    expect(result.text).toBe("     ");
+  });
+
+  l2("unknown_tool: not ok, the call and its span kept, and nothing runs", () => {
+    const ping = spyTool("ping");
+    const text = "first nope(1, k=2) then ping()";
+    const result = dispatch(text, createRegistry([ping]));
+    const [call] = parseToolCalls(text).calls;
+    expect(result.results[0]).toMatchObject({ call, span: { start: 6, end: 18 }, ok: false, error: { code: "unknown_tool" } });
+    expect(typeof result.results[0].error?.message).toBe("string");
+    expect(result.results[1]).toMatchObject({ ok: true, value: "ping:ok" });
+    expect(ping.calls).toEqual([{}]);
+  });
+
+  l2("a name, message or String() that throws gives \"\", for a tool_error and for a BadArgumentsError alike", () => {
+    const bomb = () => { throw new Error("gotcha"); };
+    const badName = Object.defineProperty(new RangeError("range"), "name", { get: bomb });
+    const badMessage = Object.defineProperty(new TypeError(), "message", { get: bomb });
+    const badBad = Object.defineProperty(new BadArgumentsError("x"), "message", { get: bomb });
+    const nameObject = Object.assign(new Error("named"), { name: { toString: bomb } });
+    const results = dispatch("a() b() c() d() e() after()", createRegistry([
+      throwing("a", () => badName), throwing("b", () => badMessage), throwing("c", () => badBad), throwing("d", () => nameObject),
+      throwing("e", () => ({ toString: bomb })), spyTool("after"),
+    ])).results;
+    expect(results.map((r) => r.error ?? r.ok), "rule: a read that throws gives \"\"").toEqual([
+      { code: "tool_error", type: "", message: "range" },
+      { code: "tool_error", type: "TypeError", message: "" },
+      expect.objectContaining({ code: "bad_arguments", message: "" }),
+      { code: "tool_error", type: "", message: "named" },
+      { code: "tool_error", type: "object", message: "" },
+      true,
+    ]);
+  });
+
+  l2("BadArgumentsError is an Error named \"BadArgumentsError\", and calculateTool throws it by that name", () => {
+    const error = new BadArgumentsError("bad");
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe("BadArgumentsError");
+    expect(error.message).toBe("bad");
+    let thrown: unknown;
+    try {
+      calculateTool.run({ expression: "2 +* 2" });
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(BadArgumentsError);
+    expect((thrown as Error).name).toBe("BadArgumentsError");
+  });
+
+  l2("a tool's run gets own, plain keys even for parameters named like Object.prototype members", () => {
+    const tool = spyTool("t", [{ name: "__proto__" }, { name: "toString", optional: true }, { name: "valueOf", optional: true }]);
+    const result = dispatch('t([1], toString="s") t(valueOf=0, __proto__={a: 1})', createRegistry([tool]));
+    expect(result.results.map((r) => r.ok)).toEqual([true, true]);
+    const plain = (value: Value) => ({ value, enumerable: true, writable: true, configurable: true });
+    expect(Object.getOwnPropertyDescriptors(tool.calls[0]), "rule: an own key for each parameter given").toEqual({ ["__proto__"]: plain([1]), toString: plain("s") });
+    expect(Object.getOwnPropertyDescriptors(tool.calls[1])).toEqual({ valueOf: plain(0), ["__proto__"]: plain({ a: 1 }) });
+  });
+
+  l2.property("a parameter given positionally and again by keyword is bad_arguments in any style, and the message never quotes the values", () => {
+    const SECRET = "Rq7Vb2Nx9Kt4Jm6C";
+    const names = ["alpha", "beta", "gamma", "delta"];
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.nat(), fc.nat(), fc.constantFrom([", ", '"', '"'], ["，", "“", "”"], [",", "'", "'"]),
+        (n, pickGiven, pickTwice, [comma, open, close]) => {
+          const params = names.slice(0, n).map((name) => ({ name }));
+          const given = 1 + (pickGiven % n);
+          const twice = names[pickTwice % given];
+          const tool = spyTool("t", params);
+          const positional = Array.from({ length: given }, (_, i) => `${open}${SECRET}${i}${close}`);
+          const text = `t(${[...positional, `${twice}=${open}${SECRET}${close}`].join(comma)})`;
+          const result = dispatch(text, createRegistry([tool]));
+          expect(result.results.map((r) => r.error?.code), `rule: a parameter given twice: ${text}`).toEqual(["bad_arguments"]);
+          expect(tool.calls, "rule: the tool does not run").toEqual([]);
+          expect(leakedPieces(result.results[0].error?.message ?? "", SECRET), "rule: never quotes the model's text").toEqual([]);
+        }),
+    );
+  });
+});
+
+describe("5. The safe calculator: how deep, not how many", () => {
+  l3("the nesting limit counts depth: many parentheses or minus signs side by side are fine, 100 levels mixed are too, 102 are not", () => {
+    expect(calculate(Array.from({ length: 120 }, () => "(-1)").join(" + ")), "rule: 120 groups side by side, each 2 deep").toBe(-120);
+    expect(calculate(Array.from({ length: 70 }, () => "-(2 ** -(1))").join(" + ")), "rule: the depth goes back down after each group").toBe(-35);
+    expect(calculate("-(".repeat(50) + "3" + ")".repeat(50)), "rule: 50 minus signs and 50 parentheses are 100 levels").toBe(3);
+    expect(() => calculate("-(".repeat(51) + "3" + ")".repeat(51)), "rule: 102 levels").toThrow(SyntaxError);
   });
 });

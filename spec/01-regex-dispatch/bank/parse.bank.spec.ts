@@ -389,3 +389,169 @@ describe("6. Robustness and speed", () => {
     );
   });
 });
+
+describe("1. Finding calls: names, markers and where an argument list goes wrong, on new inputs", () => {
+  l2("a name is identifiers joined by single dots: a segment starting with a digit, an empty segment or a dot before the name is no call", () => {
+    for (const text of ["0f(x)", "9lives(1)", "a.0b(x)", "m.9(x)", "a..b(x)", ".hidden(x)", "..z(1)", "done.(x)", "v1..2(3)"]) {
+      nothingIn(text, "rule: identifiers [A-Za-z_][A-Za-z0-9_]* joined by single dots, read as a whole word");
+    }
+    expect(only("_a.b_9(x)").name, "rule: _ and digits inside a segment are fine").toBe("_a.b_9");
+    expect(only("x9.Z0(1)").name).toBe("x9.Z0");
+  });
+
+  l2("TOOL_CALL is one exact, whole word followed by ':' or '：': other cases, longer words and other punctuation are prose", () => {
+    for (const text of [
+      'TOOL_CALLS: {"name": "f"}',
+      'tool_call: {"name": "f"}',
+      'Tool_Call：{"name": "f"}',
+      'XTOOL_CALL: {"name": "f"}',
+      'TOOL_CALL_2: {"name": "f"}',
+      'TOOL_CALL.v2: {"name": "f"}',
+      'PLAN_STEP: {"name": "f"}',
+      'TOOL_CALL={"name": "f"}',
+      'TOOL_CALL;{"name": "f"}',
+      'TOOL_CALL -> {"name": "f"}',
+      'TOOL_CALL {"name": "f"}',
+    ]) {
+      nothingIn(text, "rule: the word TOOL_CALL, exact case, whole, then ':' or '：'");
+    }
+    expect(parseToolCalls('ok;TOOL_CALL:{"name": "f"}').calls.map((c) => [c.name, c.syntax]), "rule: ';' before it is not a word character").toEqual([["f", "marker"]]);
+  });
+
+  l2("a marker whose name is blank after trim() or whose arguments are not an object is an error over the whole marker", () => {
+    for (const object of [
+      '{"name": "  "}', '{"name": "\\t\\n"}', "{'name': '\u3000'}", '{"name": "\\u00a0 "}', '{"name": ["f"]}', '{"arguments": {}}',
+      '{"name": "f", "arguments": [1]}', '{"name": "f", "arguments": null}', '{"name": "f", "arguments": "x"}',
+      '{"name": "f", "arguments": 5}', '{"name": "f", "arguments": true}', '{"name": "f", "arguments": []}',
+    ]) {
+      const marker = `TOOL_CALL: ${object}`;
+      const result = parseToolCalls(`${marker} ok`);
+      expect(result.calls, `rule: never a call: ${marker}`).toEqual([]);
+      expect(result.errors.map((e) => [e.name, e.span]), `rule: an error with a null name, over the whole marker: ${marker}`)
+        .toEqual([[null, { start: 0, end: marker.length }]]);
+      expect(result.prose).toBe(" ok");
+    }
+    expect(only('TOOL_CALL: {"name": "f", "arguments": {}}').kwargs, "rule: an empty object is fine").toEqual({});
+    expect(only('TOOL_CALL: {"name": " f"}').kwargs, "rule: absent arguments are {}").toEqual({});
+  });
+
+  l2("nothing inside a marker with no usable name is read again as a call", () => {
+    const text = 'Plan: TOOL_CALL: {"name": " ", "arguments": {"q": "find(1)", "r": ["g(2)"]}} then';
+    const result = parseToolCalls(text);
+    expect(result.calls, "rule: the error covers the whole marker").toEqual([]);
+    expect(result.errors.map((e) => e.span)).toEqual([{ start: 6, end: text.length - 5 }]);
+  });
+
+  l2("scanning goes on where the list went wrong, not right after its '(': a call inside an earlier string is not read", () => {
+    for (const text of ['f("g(1)" h)', 'k(["m(2)"] 3)', 'w({"x(1)": 1} y)', 'note(a="b(1)" c="d")']) {
+      nothingIn(text, "rule: a missing separator goes wrong at the character found there");
+    }
+  });
+
+  l2("a keyword needs a key: '=' with nothing before it makes the list prose", () => {
+    for (const text of ["f(=1)", "f(1, = 2)", "f(a, =)", "f(x=1, =2)"]) nothingIn(text, "rule: a key is one or more characters");
+  });
+
+  l2("a missing separator, a key without its colon or an empty key makes the list prose", () => {
+    for (const text of [
+      'f("a" "b")', "f([1] 2)", "f({} x)", 'f(["a" 1])', "f([{} 2])", 'f({"a"= 1})', "f({a=1})", 'f({"k" 1})', "f({: 1})",
+      "f({a: 1, : 2})", 'f({"a": "b" ;"c": 1})',
+    ]) {
+      nothingIn(text, "rule: items need ',' between them, keys need ':' or '：', a key is never empty");
+    }
+  });
+
+  l2("an empty argument or item, whatever whitespace it holds, makes the list prose", () => {
+    for (const text of ["g(2, \t, 3)", "g(\n,)", "g(1,\u3000,)", "g(x,,)", "g([1, ,2])", "g({a: 1,, b: 2})", "g(\r\n, 1)"]) {
+      nothingIn(text, "rule: an empty argument makes the list invalid");
+    }
+  });
+
+  l2("bare words: a leading + or a leading dot still makes a number", () => {
+    expect(only("f(+5, .75, +.5, -.5e1, +0, +1.)").args).toEqual([5, 0.75, 0.5, -5, 0, 1]);
+  });
+
+  l2("escapes: every simple escape, any other escaped character, and \\x / \\u with exactly their digits", () => {
+    expect(only(String.raw`f("\n\r\t\b\f\v\0", "\q\(\,\\", "\x7e\u00e9\u{10FFFF}\u{0}\u{00041}")`).args)
+      .toEqual(["\n\r\t\b\f\v\0", "q(,\\", "~é\u{10FFFF}\0A"]);
+  });
+
+  l2("a bad \\x or \\u escape makes the list prose: a wrong digit anywhere, seven digits in braces, nothing in them, above 10FFFF", () => {
+    for (const text of [
+      String.raw`f("\xZ1")`, String.raw`f("\x1Z")`, String.raw`f("\x4")`, String.raw`f("\uZ123")`, String.raw`f("\u123Z")`,
+      String.raw`f("\u{12g}")`, String.raw`f("\u{0000041}")`, String.raw`f("\u{0000417}")`, String.raw`f("\u{}")`,
+      String.raw`f("\u{110000}")`, String.raw`f("\u{FFFFFFF}")`, String.raw`f("ok\xG`, String.raw`f("ok\u00G`,
+    ]) {
+      nothingIn(text, "rule: a bad \\x/\\u escape makes the list invalid");
+    }
+  });
+
+  l2("the text ending inside an escape is a truncated call: after the backslash, or inside \\x, \\u or \\u{...}", () => {
+    for (const text of [String.raw`f("a\\`.slice(0, -1), String.raw`f("\x4`, String.raw`f("\x`, String.raw`f("\u00`, String.raw`f("\u`,
+      String.raw`f("\u{1F6`, String.raw`f("\u{`, String.raw`f('\u{10FFF`]) {
+      const result = parseToolCalls(text);
+      expect(result.calls, `rule: never a call: ${text}`).toEqual([]);
+      expect(result.errors.map((e) => [e.name, e.span]), `rule: a truncated call: ${text}`).toEqual([["f", { start: 0, end: text.length }]]);
+    }
+  });
+
+  l2("a cut-off array or object after a complete item is a truncated call", () => {
+    for (const text of ['f(["a"', 'f({"k": "v"', "f([1, [2]", 'f({a: {b: "c"}', "f(x=[]"]) {
+      expect(parseToolCalls(text).errors.map((e) => [e.name, e.span]), `rule: the text ends inside the argument list: ${text}`)
+        .toEqual([["f", { start: 0, end: text.length }]]);
+    }
+  });
+
+  l3("arrays nest at most 64 deep in a call: the bracket of level 65 ends an error from the name, and scanning goes on from it", () => {
+    expect(only(`run(1, ${"[".repeat(64)}2${"]".repeat(64)})`).args).toHaveLength(2);
+    const text = `run(1, ${"[".repeat(65)}2${"]".repeat(65)}) h(3)`;
+    const result = parseToolCalls(text);
+    expect(result.errors.map((e) => [e.name, e.span]), "rule: from the name to the bracket that opens level 65").toEqual([["run", { start: 0, end: 71 }]]);
+    expect(result.calls.map(brief)).toEqual([{ name: "h", args: [3], kwargs: {} }]);
+    const mixed = `f(${"[{a: ".repeat(32)}1${"}]".repeat(32)})`;
+    expect(only(mixed).name, "rule: arrays and objects each count one level").toBe("f");
+    expect(parseToolCalls(`f(${"[{a: ".repeat(32)}[1]${"}]".repeat(32)})`).errors.map((e) => e.span.end)).toEqual([2 + 32 * 5]);
+  });
+
+  l2("parsed objects keep every key as a plain own property, Object.prototype names too", () => {
+    const [object] = only('f({"toString": 1, "__proto__": 2, valueOf: 3, hasOwnProperty: 4, plain: 5})').args as [Record<string, Value>];
+    const plain = (value: Value) => ({ value, enumerable: true, writable: true, configurable: true });
+    expect(Object.getOwnPropertyDescriptors(object)).toEqual({
+      toString: plain(1), ["__proto__"]: plain(2), valueOf: plain(3), hasOwnProperty: plain(4), plain: plain(5),
+    });
+  });
+});
+
+describe("1. Finding calls: code fences and pythonic lists, on new inputs", () => {
+  l2("code fences: a call on a fence line, or one that crosses the closing line, does not lie between the lines: the block stays", () => {
+    expect(parseToolCalls("```tool f(1)\n```").prose, "rule: a call on the opening line").toBe("```tool \n```");
+    const crossing = 'say:\n```\nf("\n```\n")';
+    const result = parseToolCalls(crossing);
+    expect(result.calls.map((c) => c.args), "rule: a ``` line counts even inside a string").toEqual([["\n```\n"]]);
+    expect(result.prose, "rule: a call that crosses the closing line is not wholly inside").toBe("say:\n```\n");
+  });
+
+  l2("code fences: an error that ends where a fence line starts lies outside that line", () => {
+    expect(parseToolCalls('```\nTOOL_CALL: {"name": "f"\n```\nend').prose, "rule: the error lies wholly between the lines").toBe("\nend");
+    expect(parseToolCalls('TOOL_CALL: {"name": "f"\n```\ng(1)\n```\nz').prose, "rule: an error before the block is not in it").toBe("\nz");
+  });
+
+  l2("code fences: calls before and after a call-only block, two blocks in a row, and blocks with no call", () => {
+    expect(parseToolCalls("a(1)\n```\nb(2)\n```\nc(3)").prose, "rule: the block of b(2) alone is cut").toBe("\n\n");
+    expect(parseToolCalls("a(1)\n```\nnote\n```").prose, "rule: a block of prose stays").toBe("\n```\nnote\n```");
+    expect(parseToolCalls("```\nf(1)\n```\ntext\n```\ng(2)\n```\n").prose, "rule: each block is decided on its own").toBe("\ntext\n\n");
+    expect(parseToolCalls("f(1)\n```\n \t\n```").prose, "rule: a block of whitespace alone stays").toBe("\n```\n \t\n```");
+    expect(parseToolCalls("```\n```\nf(1)").prose, "rule: an empty block stays").toBe("```\n```\n");
+  });
+
+  l2("pythonic lists: whitespace and line breaks inside are fine; other separators, other brackets or a cut leave the brackets as text", () => {
+    const list = parseToolCalls("x [ a(1) ,\n b(2) ] y");
+    expect(list.calls.map((c) => c.syntax)).toEqual(["list", "list"]);
+    expect(list.prose).toBe("x  y");
+    for (const [text, prose] of [["[a(1);]", "[;]"], ["[a(1), b(2)", "[, "], ["［a(1)］", "［］"], ["[a(1) b(2)]", "[ ]"], ["[a(1),, b(2)]", "[,, ]"]]) {
+      const result = parseToolCalls(text);
+      expect(result.calls.map((c) => c.syntax), `rule: not a list: ${text}`).toEqual(result.calls.map(() => "call"));
+      expect(result.prose, `rule: the brackets are ordinary text: ${text}`).toBe(prose);
+    }
+  });
+});
