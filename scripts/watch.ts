@@ -22,7 +22,7 @@ import { levelTag, styleFor } from "./lib/grader/report-terminal.ts";
 import { expectedTest } from "./lib/grader/expected.ts";
 import { gradeKata } from "./lib/grader/grade-katas.ts";
 import type { Level } from "../spec/support/test-tag.ts";
-import { parsePropertyFailure, splitTag, summaryLine, withoutStack, type TestResult } from "./lib/grader/test-result.ts";
+import { optionalInput, parsePropertyFailure, splitTag, summaryLine, withoutStack, type TestResult } from "./lib/grader/test-result.ts";
 import { answerEvent, formatEvent } from "./lib/watch/answer-event.ts";
 import { kataRules, unreached, underVerdict, type KataVerdict } from "./lib/watch/kata-rules.ts";
 import { narrowingEnv } from "./lib/watch/narrowing.ts";
@@ -114,6 +114,8 @@ function printAnswer(kata: Kata, tests: TestResult[], problems: string[], timing
   }
   lines.push(`  next: ${next.name} ${style.dim(levelTag(next))}`);
   if (next.summary) lines.push(`        ${next.summary}`);
+  // Whole: each argument is already described when long (spec/support/last-call.ts).
+  if (next.input) lines.push(style.dim(`        input: ${next.input}`));
   if (next.property?.counterexample) lines.push(style.dim(`        counterexample: ${next.property.counterexample.slice(0, 300)}`));
   lines.push(style.dim(`  stuck? npm run hint -- ${kata.number}`));
   console.log(lines.join("\n"));
@@ -141,7 +143,7 @@ function warmResults(kata: Kata, manifest: KataManifest, verdicts: Map<string, W
     if (verdict.state === "skipped") return { ...base, status: "error", summary: "waiting for the full run" };
     if (verdict.state === "passed") return { ...base, status: "pass" };
     const message = withoutStack(verdict.message ?? verdict.state);
-    return { ...base, status: "fail", message, summary: summaryLine(message), property: parsePropertyFailure(message) };
+    return { ...base, status: "fail", message, summary: summaryLine(message), ...optionalInput(message), property: parsePropertyFailure(message) };
   });
 }
 

@@ -7,6 +7,9 @@ import { afterAll, describe, expect, test } from "vitest";
 import { PROJECT_ROOT } from "../lib/impl-root.ts";
 import { firstDifference } from "../../spec/support/first-difference.ts";
 import { forgetCall, lastCall, noteCall } from "../../spec/support/last-call.ts";
+import { notedExport } from "../../spec/support/noted-export.ts";
+import { listKatas } from "../lib/grader/katas.ts";
+import { bridgedNames } from "../lib/noted-impl.ts";
 
 describe("the first difference", () => {
   test("a value deep inside: its path and both values, JSON-quoted", () => {
@@ -48,6 +51,29 @@ describe("the input a failed test gave the kata", () => {
     expect(lastCall("t")).toBe('validate({"type":"object"}, a string of 1000 characters)');
     forgetCall();
     expect(lastCall("t")).toBeUndefined();
+  });
+});
+
+describe("the input in one process with the kata (watch, npm run spec)", () => {
+  test("each export a kata's bridge forwards is found, so each is noted: every export of the reference but its classes", async () => {
+    for (const kata of listKatas()) {
+      const names = bridgedNames(readFileSync(join(PROJECT_ROOT, "spec", kata.id, "bridge.ts"), "utf8"));
+      const reference = (await import(join(PROJECT_ROOT, "solutions", kata.id, "index.ts"))) as Record<string, unknown>;
+      const classes = Object.keys(reference).filter((name) => /^class\b/.test(String(reference[name])));
+      expect([...names, ...classes].sort(), kata.id).toEqual(Object.keys(reference).sort());
+    }
+  });
+
+  test("a noted function calls the kata's own with its this and arguments; objects and classes pass through", () => {
+    class Refused extends Error {}
+    const tool = { name: "calc" };
+    expect(notedExport("Refused", Refused)).toBe(Refused);
+    expect(notedExport("calculateTool", tool)).toBe(tool);
+    const own = function (this: { base: number }, a: number, b: number) { return this.base + a + b; };
+    const noted = notedExport("add", own);
+    expect(noted.call({ base: 1 }, 2, 3)).toBe(6);
+    expect([noted.name, noted.length]).toEqual(["own", 2]);
+    expect(lastCall(expect.getState().currentTestName)).toBe("add(2, 3)");
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { parsePropertyFailure, splitTag, summaryLine, taskIdOf, withoutStack } from "../lib/grader/test-result.ts";
+import { inputOf, parsePropertyFailure, splitTag, summaryLine, taskIdOf, withoutStack } from "../lib/grader/test-result.ts";
 import { percent, score } from "../lib/grader/score.ts";
 import type { KataResult } from "../lib/grader/kata-result.ts";
 import type { TestResult } from "../lib/grader/test-result.ts";
@@ -33,6 +33,15 @@ describe("reading test results", () => {
     expect(summary).toMatch(/^rule: any non-finite value on the way: 1 \/ 10+\.\.\. expected Infinity to be null \/\/ Object\.is equality$/);
     expect(summaryLine(`AssertionError: ${"x".repeat(300)}`)).toBe(`${"x".repeat(197)}...`);
     expect(summaryLine("AssertionError: expected 1 to be 2")).toBe("expected 1 to be 2");
+  });
+  test("the input a failed deep equality names is read out whole and kept out of the summary, which a long input would cut", () => {
+    const input = `parseToolCalls(${JSON.stringify(`get_weather(city="北京", note="${"x".repeat(250)}")`)})`;
+    const message = `AssertionError: at $.args[0]: got "今天", expected "北京" (the strings part at character 0) · expected { name: 'get_weather', …(2) } to deeply equal { name: 'get_weather', …(2) } · input: ${input}\n    at spec.ts:1:1`;
+    expect(inputOf(message)).toBe(input);
+    expect(summaryLine(message)).toBe(`at $.args[0]: got "今天", expected "北京" (the strings part at character 0) · expected { name: 'get_weather', …(2) } to deeply equal { name: 'get_weather', …(2) }`);
+    // In a property, on fast-check's "Got error:" line.
+    expect(inputOf(fastCheckFailure.replace("got 0", "got 0 · input: f(1)"))).toBe("f(1)");
+    expect(inputOf("AssertionError: expected 1 to be 2")).toBeUndefined();
   });
 });
 

@@ -1,6 +1,7 @@
 // watch applies the grade's verdict on the folder itself: an import the kata rule refuses, or code
 // that does not build, is scored as the grade scores it (0), in the grade's words, though the code
-// runs in watch's own process where the import works; a save no test reaches is answered too.
+// runs in watch's own process where the import works; a save no test reaches is answered too; a
+// failed deep equality shows the input, as the grade shows it.
 // Through a real watch process and real saves.
 import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +20,7 @@ afterAll(() => {
 });
 
 describe("npm run watch and the grade's rules", () => {
-  test("a used node:assert import scores 0 with the grade's words; a syntax error names its place; fixed, all pass again", { timeout: 180_000 }, async () => {
+  test("a used node:assert import scores 0 with the grade's words; a syntax error names its place; fixed, all pass again; a failure shows its input", { timeout: 180_000 }, async () => {
     const first = await session.next(60_000);
     expect(first.passing, first.text).toBe(first.total);
 
@@ -53,5 +54,19 @@ describe("npm run watch and the grade's rules", () => {
     const deadline = Date.now() + 30_000;
     while (!session.output.slice(before).includes("saved scratch.ts: index.ts does not import it") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(session.output.slice(before)).toContain("saved scratch.ts: index.ts does not import it, so no test reaches it yet");
+
+    // A failed deep equality says where the values part and, as in a graded run, the input the
+    // test gave the kata: here parseToolCalls loses each call's first positional argument.
+    const index = join(impl, KATA, "index.ts");
+    const exports = readFileSync(index, "utf8");
+    const losing = exports.replace(
+      'export { parseToolCalls } from "./parse.ts";',
+      'import { parseToolCalls as parseAll } from "./parse.ts";\nexport const parseToolCalls = (text: string) => { const all = parseAll(text); return { ...all, calls: all.calls.map((call) => ({ ...call, args: call.args.slice(1) })) }; };',
+    );
+    expect(losing).not.toBe(exports);
+    session.save(index, losing);
+    const lost = (await session.untilFull(60_000)).at(-1)!;
+    expect(lost.passing, lost.text).toBeLessThan(lost.total);
+    expect(lost.text).toMatch(/\n\s+next: .+\n\s+at \$\.args\[0\]: got .+\n\s+input: parseToolCalls\(".*"\)\n/);
   });
 });

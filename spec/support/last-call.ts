@@ -8,6 +8,9 @@ import { describeValue } from "./first-difference.ts";
 
 const SLOT = Symbol.for("tool-use-katas.last-call");
 
+/** What a failure's message says the input with, last on its first line; the grader reads it back. */
+export const INPUT_MARK = " · input: ";
+
 interface Note {
   test: string | undefined;
   name: string;

@@ -14,6 +14,8 @@
 //   round trip rather than one per call. For the loops that call the kata hundreds of times.
 //   `callEachSettled` goes on after a throw, as a loop that catches each call's error would.
 
+import { forgetCall } from "./last-call.ts";
+
 export interface Realm {
   afterIdle(callback: () => void): void;
   cpuTimeMs(run: () => unknown): number;
@@ -45,9 +47,16 @@ const inProcess: Realm = {
   },
   activeTimers: () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length,
   helperCpuMs: () => 0,
-  callEach: (fn, argsList) => argsList.map((args) => fn(...args)),
-  callEachSettled: (fn, argsList) => argsList.map((args) => settle(() => fn(...args))),
+  // A batch has no single input to show when a test fails after it: forgotten, as the sandbox's
+  // client forgets it (last-call.ts).
+  callEach: (fn, argsList) => afterForgetting(argsList.map((args) => fn(...args))),
+  callEachSettled: (fn, argsList) => afterForgetting(argsList.map((args) => settle(() => fn(...args)))),
 };
+
+function afterForgetting<T>(value: T): T {
+  forgetCall();
+  return value;
+}
 
 let current: Realm = inProcess;
 

@@ -7,7 +7,7 @@ import { expectedTest, type KataTarget } from "./expected.ts";
 import type { Integrity } from "./integrity.ts";
 import type { Kata } from "./katas.ts";
 import { manifestLists, type KataManifest, type ManifestTest } from "./manifest.ts";
-import { loadErrorLine, parsePropertyFailure, splitTag, summaryLine, withoutStack, type TestResult } from "./test-result.ts";
+import { loadErrorLine, optionalInput, parsePropertyFailure, splitTag, summaryLine, withoutStack, type TestResult } from "./test-result.ts";
 import type { ConfinementLevel } from "../../../spec/support/sandbox/confinement.ts";
 
 /** What the run collected, against the manifest: is the manifest the list of these specs? */
@@ -95,7 +95,7 @@ export function kataResult(target: KataTarget, expected: ManifestTest[], run: Sp
         ...base,
         status: verdict.status,
         durationMs: verdict.durationMs,
-        ...(message === undefined ? {} : { message, summary: summaryLine(message), property: parsePropertyFailure(message) }),
+        ...(message === undefined ? {} : { message, summary: summaryLine(message), ...optionalInput(message), property: parsePropertyFailure(message) }),
       };
     }
     const fileError = fileErrors.get(entry.file);

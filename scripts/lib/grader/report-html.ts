@@ -89,7 +89,7 @@ export function htmlReport(runs: KataResult[], scores: Scores, info: RunInfo): s
     const failing = inTeachingOrder(run.tests.filter((t) => t.status !== "pass"));
     const stubbed = failing.filter((t) => t.summary === STUB_MESSAGE);
     const listed = failing.filter((t) => t.summary !== STUB_MESSAGE);
-    const rows = listed.map((t) => `<tr><td>${escapeXml(t.status)}</td><td>${escapeXml(t.level)}</td><td>${t.bank ? "bank · " : ""}${escapeXml(t.name)}</td><td><pre>${escapeXml(t.summary ?? "")}${t.property?.counterexample ? escapeXml(`\ncounterexample: ${t.property.counterexample.slice(0, 500)}\nseed ${t.property.seed}, path "${t.property.path ?? ""}"`) : ""}</pre></td></tr>`).join("");
+    const rows = listed.map((t) => `<tr><td>${escapeXml(t.status)}</td><td>${escapeXml(t.level)}</td><td>${t.bank ? "bank · " : ""}${escapeXml(t.name)}</td><td><pre>${escapeXml(t.summary ?? "")}${t.input ? escapeXml(`\ninput: ${t.input}`) : ""}${t.property?.counterexample ? escapeXml(`\ncounterexample: ${t.property.counterexample.slice(0, 500)}\nseed ${t.property.seed}, path "${t.property.path ?? ""}"`) : ""}</pre></td></tr>`).join("");
     const problems = run.problems.map((p) => `<li>${escapeXml(p)}</li>`).join("");
     const table = rows
       ? `<details${listed.length <= 10 ? " open" : ""}><summary>${failing.length} test${failing.length === 1 ? "" : "s"} not passing${stubbed.length > 0 ? `: ${listed.length} listed here, ${stubbed.length} still the stub (below)` : ""}</summary><table><thead><tr><th>status</th><th>level</th><th>test</th><th>failure</th></tr></thead><tbody>${rows}</tbody></table></details>`

@@ -78,6 +78,7 @@ function describeFailure(test: TestResult, style: Style): string[] {
   const mark = test.status === "error" ? style.red("!") : style.red("✗");
   const lines = [`  ${mark} ${test.bank ? "bank · " : ""}${test.name} ${style.dim(levelTag(test))}`];
   if (test.summary) lines.push(`      ${test.summary}`);
+  if (test.input) lines.push(style.dim(`      input: ${test.input}`));
   if (test.property) {
     const { counterexample, seed, path } = test.property;
     if (counterexample !== undefined) lines.push(style.dim(`      counterexample: ${counterexample.length > 300 ? `${counterexample.slice(0, 297)}...` : counterexample}`));

@@ -1,6 +1,7 @@
 // One graded test's outcome, as the grader reports it, and how it is read out of a failure.
 import type { Level } from "../../../spec/support/test-tag.ts";
 import { TAG_PATTERN } from "../../../spec/support/test-tag.ts";
+import { INPUT_MARK } from "../../../spec/support/last-call.ts";
 
 export type TestStatus = "pass" | "fail" | "error";
 
@@ -23,6 +24,8 @@ export interface TestResult {
   summary?: string;
   /** The whole failure message (stack traces removed). */
   message?: string;
+  /** The input the test gave the kata last, when a deep equality failed: `parseToolCalls("f(")`. */
+  input?: string;
   /** fast-check's replay data when a property failed. */
   property?: { seed?: string; path?: string; counterexample?: string };
   durationMs?: number;
@@ -73,6 +76,12 @@ export function withoutStack(message: string): string {
     .trim();
 }
 
+/** `{ input }` when the message names one, `{}` otherwise: a result with no input has no such key. */
+export function optionalInput(message: string): Pick<TestResult, "input"> {
+  const input = inputOf(message);
+  return input === undefined ? {} : { input };
+}
+
 export function parsePropertyFailure(message: string): TestResult["property"] | undefined {
   if (!/Property failed after/.test(message)) return undefined;
   const seed = /seed:\s*(-?\d+)/.exec(message)?.[1];
@@ -81,11 +90,27 @@ export function parsePropertyFailure(message: string): TestResult["property"] | 
   return { seed, path, counterexample };
 }
 
+/** The line that says what failed: fast-check's "Got error:" line, or the message's first line. */
+function failureLine(message: string): string {
+  const gotError = /^Got error:\s*(.*)$/m.exec(message)?.[1];
+  return gotError ?? message.split("\n").find((l) => l.trim() !== "") ?? "";
+}
+
+/**
+ * The input a failed deep equality names (spec/support/setup/first-difference.ts puts it last on
+ * the line), to be shown on a line of its own: a summary cut to its length would cut it first.
+ */
+export function inputOf(message: string): string | undefined {
+  const line = failureLine(message);
+  const at = line.lastIndexOf(INPUT_MARK);
+  return at < 0 ? undefined : line.slice(at + INPUT_MARK.length).trim() || undefined;
+}
+
 /** The line a candidate should read first: the check that failed, not fast-check's preamble. */
 export function summaryLine(message: string): string {
-  const gotError = /^Got error:\s*(.*)$/m.exec(message)?.[1];
-  const line = gotError ?? message.split("\n").find((l) => l.trim() !== "") ?? "";
-  const clean = line.replace(/^(Assertion)?Error:\s*/, "").trim();
+  const line = failureLine(message);
+  const inputAt = line.lastIndexOf(INPUT_MARK);
+  const clean = (inputAt < 0 ? line : line.slice(0, inputAt)).replace(/^(Assertion)?Error:\s*/, "").trim();
   if (clean.length <= SUMMARY_CHARS) return clean;
   // A long assertion message before "expected ..." is cut, never the expectation itself.
   const at = clean.search(/\bexpected\b/);

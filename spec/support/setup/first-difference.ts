@@ -3,7 +3,7 @@
 // (last-call.ts). Runs in the specs' process, on the values the specs hold.
 import { chai, expect } from "vitest";
 import { firstDifference } from "../first-difference.ts";
-import { lastCall } from "../last-call.ts";
+import { INPUT_MARK, lastCall } from "../last-call.ts";
 
 // Once per process: a run that shares its modules' realm between spec files (the grader's, and
 // watch's warm runner) runs this setup file before each file, and chai's Assertion is the same
@@ -32,7 +32,7 @@ for (const method of prototype[ONCE] ? [] : ["toEqual", "toStrictEqual"]) {
             input = undefined;
           }
           if (found) error.message = `${found} · ${error.message}`;
-          if (input) error.message = `${error.message} · input: ${input}`;
+          if (input) error.message = `${error.message}${INPUT_MARK}${input}`;
         }
         throw error;
       }
