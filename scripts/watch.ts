@@ -43,8 +43,9 @@ const SETTLE_MS = 120;
  * is taken for an endless loop. Watch runs the candidate's code in process, with no sandbox to
  * cross: its slowest test takes well under 2 s under load, so this is 10x that, and far below the
  * graded run's test timeout (spec/support/time-limits.ts), which allows for the sandbox's crossings.
+ * TUK_WATCH_STALL_MS sets it for the tests of watch itself, which would otherwise wait 20 s a hang.
  */
-const WARM_STALL_MS = 20_000;
+const WARM_STALL_MS = Number(process.env.TUK_WATCH_STALL_MS) || 20_000;
 
 const style = styleFor(process.stdout);
 
@@ -191,6 +192,8 @@ async function run(argv: string[]): Promise<number> {
   /** When the save being answered happened; cleared once its last run has reported. */
   let savedAt: number | undefined;
   let coldRunning = false;
+  /** A save came while a cold grade ran: that grade is of older code, so one more follows it. */
+  let savedDuringCold = false;
   /** The grade's verdict on the folder as last saved (kata-rules.ts), and the answers waiting on it. */
   let rules = kataRules(kata.id, folder);
   let answers = Promise.resolve();
@@ -245,9 +248,18 @@ async function run(argv: string[]): Promise<number> {
     warm = undefined;
   };
   const gradeColdThenMaybeWarm = async () => {
-    if (coldRunning) return;
+    if (coldRunning) {
+      savedDuringCold = true;
+      return;
+    }
     coldRunning = true;
-    const clean = await gradeCold(kata, manifest, implRoot, seed, only);
+    let clean: boolean;
+    do {
+      savedDuringCold = false;
+      clean = await gradeCold(kata, manifest, implRoot, seed, only);
+      // Dropped, the save that fixed the hang went unanswered until the next one: watch seemed deaf.
+      // A clean grade starts the warm runner, whose first run is of the code as it is now.
+    } while (!clean && savedDuringCold);
     coldRunning = false;
     savedAt = undefined;
     if (clean) startWarm();

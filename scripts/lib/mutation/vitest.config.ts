@@ -9,6 +9,7 @@
 // never switched on and always survives. Narrowing the files in vitest keeps static mutants honest.
 import { defineConfig } from "vitest/config";
 import base from "../../../vitest.config.ts";
+import { PROJECT_ROOT, resolveImplRoot } from "../impl-root.ts";
 
 const kata = process.env.MUTATE_KATA;
 const specs = process.env.MUTATE_SPECS === "bank" ? `spec/${kata}/bank/*.spec.ts` : `spec/${kata}/*.spec.ts`;
@@ -16,8 +17,15 @@ const specs = process.env.MUTATE_SPECS === "bank" ? `spec/${kata}/bank/*.spec.ts
 const setupFiles = [...toArray(base.test?.setupFiles), "scripts/lib/mutation/skip-timing.setup.ts"];
 
 // A plain spread, not mergeConfig: mergeConfig would append to `include` instead of replacing it.
+// `@impl/NN-name` straight to the kata's index.ts, without the base's noted-impl module: Stryker
+// finds the specs related to a mutated file by following imports, and a generated module is a
+// dead end to it ("Vitest failed to find test files related to mutated files": no test ran).
+const implRoot = resolveImplRoot(process.env.KATA_IMPL, PROJECT_ROOT);
+
 export default defineConfig({
   ...base,
+  plugins: [],
+  resolve: { alias: [{ find: /^@impl\/([\w.-]+)$/, replacement: `${implRoot}/$1/index.ts` }] },
   test: {
     ...base.test,
     setupFiles,
