@@ -173,6 +173,161 @@ describe("1. Extract the tool calls", () => {
     own.content = `ok ${call.replace("wire_funds", "check_balance")}`;
     expect(extractToolCalls(own).calls.map((c) => c.name), "rule: only the own content counts, not the inherited tool_calls").toEqual(["check_balance"]);
   });
+
+  // README, task 7 ("extractToolCalls never throws, whatever it is given") and task 1's table: only
+  // objects are read, as the message, as an array element, a tool_calls entry or a content block.
+  l3("null and other non-objects anywhere a message, an element, an entry or a tag value may be: no throw, no call from them", () => {
+    for (const message of [null, undefined, 0, false, ""]) expect(extractToolCalls(message), String(message)).toEqual({ calls: [], errors: [] });
+    const call = { name: "archive_logs", arguments: { days: 7 } };
+    expect(extractToolCalls([null, call, undefined, 3]).calls.map((c) => c.name), "rule: only object elements are read").toEqual(["archive_logs"]);
+    expect(extractToolCalls(`Rotating: [null, ${JSON.stringify(call)}, false]`).calls.map((c) => c.name), "rule: the same in prose").toEqual(["archive_logs"]);
+    const r = extractToolCalls({ tool_calls: [null, entry("archive_logs", '{"days": 7}', "call_al"), 4] });
+    expect(r.calls.map((c) => [c.id, c.name]), "rule: the object entry is a call").toEqual([["call_al", "archive_logs"]]);
+    expect(r.errors.map((e) => e.code), "rule: a non-object entry is missing_name").toEqual(["missing_name", "missing_name"]);
+    const tags = extractToolCalls("<tool_call>null</tool_call> <tool_call>17</tool_call>");
+    expect([tags.calls, tags.errors.map((e) => e.code)], "rule: a tag value that is not an object is missing_name").toEqual([[], ["missing_name", "missing_name"]]);
+  });
+
+  // README, task 1, Shapes: "its text blocks ({type: "text", text}) are scanned like strings, other blocks are ignored".
+  l2("Anthropic content: a null block, a text block without a string text, and a text on another kind of block are ignored", () => {
+    const hidden = '{"name": "drop_table", "arguments": {"t": "users"}}';
+    const r = extractToolCalls({
+      role: "assistant",
+      content: [null, 5, { type: "text" }, { type: "text", text: 12 }, { type: "tool_result", text: hidden }, { type: "thinking", text: `maybe ${hidden}` }, { type: "text", text: 'Now: {"name": "count_rows", "arguments": {"t": "users"}}' }],
+    });
+    expect(r).toEqual({ calls: [{ id: "call_0", name: "count_rows", arguments: { t: "users" } }], errors: [] });
+  });
+
+  // README, task 1, Shapes: "an object with a non-empty array tool_calls"; "extractToolCalls({ tool_calls: [], content: ... })".
+  l2("an empty tool_calls array does not make an OpenAI message: a string content or a block array is read instead", () => {
+    expect(extractToolCalls({ role: "assistant", tool_calls: [], content: 'Sure {"name": "tally_votes", "arguments": {"poll": 4}}' }).calls).toEqual([
+      { id: "call_0", name: "tally_votes", arguments: { poll: 4 } },
+    ]);
+    expect(extractToolCalls({ tool_calls: [], content: [{ type: "tool_use", id: "tu_v", name: "tally_votes", input: { poll: 5 } }] }).calls).toEqual([
+      { id: "tu_v", name: "tally_votes", arguments: { poll: 5 } },
+    ]);
+  });
+
+  // README, task 1, What is a call: "A tool_use block and a tool-call entry are explicit wherever they are found: handed over as is, ... in prose".
+  l2("a standalone tool-call entry, handed over as is or found in prose, with or without type: a call with its own id, whatever the known names", () => {
+    expect(extractToolCalls(entry("rotate_keys", '{"scope": "all"}', "call_rk")).calls).toEqual([{ id: "call_rk", name: "rotate_keys", arguments: { scope: "all" } }]);
+    const untyped = { id: "e_2", function: { name: "rotate_keys", arguments: { scope: "one" } } };
+    expect(extractToolCalls(`Doing it: ${JSON.stringify(untyped)}`, ["other_tool"]).calls).toEqual([{ id: "e_2", name: "rotate_keys", arguments: { scope: "one" } }]);
+  });
+
+  // README, task 1, What is a call: bare JSON "is a call only if its name is a non-empty string"; "Anything else is ... not a call, and not an error".
+  l2("bare JSON whose name is empty, a number or null is data: no call and no error, also with known names that include \"\"", () => {
+    const bare = [{ name: "", arguments: { q: 1 } }, { name: 0, parameters: {} }, { name: null, arguments: "{}" }, { name: ["x"], arguments: {} }];
+    for (const o of bare) {
+      expect(extractToolCalls(o), JSON.stringify(o)).toEqual({ calls: [], errors: [] });
+      expect(extractToolCalls(`data: ${JSON.stringify(o)}`), JSON.stringify(o)).toEqual({ calls: [], errors: [] });
+      expect(extractToolCalls([o]), JSON.stringify(o)).toEqual({ calls: [], errors: [] });
+    }
+    expect(extractToolCalls({ name: "" }, [""]), 'rule: "" is never a name, even when listed').toEqual({ calls: [], errors: [] });
+  });
+
+  // README, task 1, What is a call: an explicit call "without a non-empty string name is not a call: it adds an error missing_name".
+  l2("explicit calls without a usable name: an entry, a tool_use block and tags whose name is missing, empty or not a string", () => {
+    const r = extractToolCalls({
+      tool_calls: [
+        { id: "c1", type: "function", function: { name: "", arguments: "{}" } },
+        { id: "c2", type: "tool_use", name: 42, input: {} },
+        { id: "c3", arguments: '{"a": 1}' },
+        entry("kept_call", "{}", "c4"),
+      ],
+    });
+    expect(r.calls.map((c) => c.name), "rule: only the named entry is a call").toEqual(["kept_call"]);
+    expect(r.errors.map((e) => e.code)).toEqual(["missing_name", "missing_name", "missing_name"]);
+    expect(extractToolCalls({ type: "tool_use", id: "tu_n", input: { a: 1 } }), "rule: a block without a name").toMatchObject({ calls: [], errors: [{ code: "missing_name" }] });
+    const tags = extractToolCalls('<tool_call>{"name": "", "arguments": {}}</tool_call> <tool_call>{"name": 3}</tool_call> <tool_call>{"parameters": {"a": 1}}</tool_call>');
+    expect([tags.calls, tags.errors.map((e) => e.code)]).toEqual([[], ["missing_name", "missing_name", "missing_name"]]);
+  });
+
+  // README, task 1, tags: "where the table would read it as bare JSON it is an explicit call: any name, no arguments key needed".
+  l2("a tag's bare object is a call without an arguments key, whatever the known names; its arguments are then {}", () => {
+    for (const known of [undefined, [], ["other_tool"]]) {
+      const r = extractToolCalls('Listing: <tool_call>\n{"name": "list_buckets"}\n</tool_call>', known);
+      expect(r, JSON.stringify(known)).toEqual({ calls: [{ id: "call_0", name: "list_buckets", arguments: {} }], errors: [] });
+    }
+  });
+
+  // README, task 1, tags: "if there is none (the content is not JSON and holds no JSON value): error invalid_json, no call".
+  l2("a tag holding no JSON value, or nothing at all: invalid_json and no call; the prose calls around it stay", () => {
+    const r = extractToolCalls('Running <tool_call>search_docs query="retry policy"</tool_call> and {"name": "notify", "arguments": {"to": "ops"}} <tool_call></tool_call>');
+    expect(r.calls.map((c) => [c.name, c.arguments])).toEqual([["notify", { to: "ops" }]]);
+    expect(r.errors.map((e) => e.code)).toEqual(["invalid_json", "invalid_json"]);
+  });
+
+  // README, task 1, tags: "The content is JSON.parsed after trimming; if that fails, the first JSON value found in it ... is used".
+  l2("a tag whose content has words around its JSON: the first JSON value in it is the call, later ones in the tag are not calls", () => {
+    const r = extractToolCalls('<tool_call>I will call: {"name": "fetch_page", "arguments": {"url": "https://x.y"}} then {"name": "fetch_page", "arguments": {"url": "z"}}</tool_call>');
+    expect(r).toEqual({ calls: [{ id: "call_0", name: "fetch_page", arguments: { url: "https://x.y" } }], errors: [] });
+    const known = extractToolCalls('<tool_call>{"name":"a1"} {"name":"b2"}</tool_call>', ["a1", "b2"]);
+    expect(known.calls.map((c) => c.name), "rule: a value inside a tag is the tag's business, not prose").toEqual(["a1"]);
+  });
+
+  // README, task 1, tags: "The tag's content ends at the first </tool_call> after the JSON value that starts the content
+  // (... a { or [ whose matching bracket is found as above) ... When the content does not start with a bracket ..., it ends at the first </tool_call>."
+  l2("where a tag's content ends: after its array's matching bracket; at the first </tool_call> when it starts with words", () => {
+    const array = extractToolCalls('<tool_call>\n[{"name": "purge", "arguments": {"note": "</tool_call>"}}]\n</tool_call> {"name": "after", "arguments": {}}');
+    expect([array.calls.map((c) => c.name), array.errors.map((e) => e.code)], "rule: the array is the content, and an array is missing_name").toEqual([["after"], ["missing_name"]]);
+    const words = extractToolCalls('<tool_call>Calling: {"name": "notify", "arguments": {"msg": "</tool_call>"}}</tool_call>');
+    expect([words.calls, words.errors.map((e) => e.code)], "rule: the content is cut at the first </tool_call>, and holds no complete value").toEqual([[], ["invalid_json"]]);
+  });
+
+  // README, task 1, tags: "When ... its brackets never balance, it ends at the first </tool_call>" (the first one after the tag opens).
+  l2("a tag whose brackets never balance ends at the first </tool_call> after it, even with a stray </tool_call> in the prose before", () => {
+    const open = extractToolCalls('Noted </tool_call> earlier. <tool_call>[{"name": "g_one", "arguments": {}}</tool_call>');
+    expect([open.calls.map((c) => c.name), open.errors]).toEqual([["g_one"], []]);
+    const wrong = extractToolCalls('Noted </tool_call> earlier. <tool_call>{ ] {"name": "g_two", "arguments": {}}</tool_call>');
+    expect([wrong.calls.map((c) => c.name), wrong.errors]).toEqual([["g_two"], []]);
+  });
+
+  // README, task 1, tags: "Calls come in text order: prose before a tag, the tag, prose after it"; "A JSON value found is used only when it starts ... after its </tool_call>".
+  l2("prose values right against a tag: one just after </tool_call>, and a tag just after a value that mentions <tool_call>", () => {
+    expect(extractToolCalls('<tool_call>{"name": "first"}</tool_call>{"name": "second", "arguments": {}}').calls.map((c) => c.name)).toEqual(["first", "second"]);
+    const mention = '{"name": "echo", "arguments": {"text": "<tool_call>"}}';
+    expect(extractToolCalls(`${mention} <tool_call>{"name": "next"}</tool_call>`).calls.map((c) => c.name)).toEqual(["echo", "next"]);
+    expect(extractToolCalls(`${mention}\n<tool_call>{"name": "next"}</tool_call>`).calls.map((c) => c.name)).toEqual(["echo", "next"]);
+    expect(extractToolCalls('{"name": "plain", "arguments": {}}<tool_call>{"name": "tagged"}</tool_call>').calls.map((c) => c.name)).toEqual(["plain", "tagged"]);
+  });
+
+  // README, task 1, Finding JSON in text: "a candidate that JSON.parse ... rejects is skipped and the candidates inside it are tried instead".
+  l2("a rejected candidate is skipped and its inner candidates tried, two side by side included", () => {
+    const r = extractToolCalls('Draft {plan: {"name": "reindex", "arguments": {"shard": {"id": 3}}}, retry: yes} sent');
+    expect(r.calls).toEqual([{ id: "call_0", name: "reindex", arguments: { shard: { id: 3 } } }]);
+    const sides = extractToolCalls('[{"step": 1}{"name": "reindex", "arguments": {}}{"name": "vacuum", "arguments": {}}]');
+    expect(sides.calls.map((c) => c.name), "rule: the rejected array's candidates, left to right").toEqual(["reindex", "vacuum"]);
+  });
+
+  // README, task 1, Finding JSON in text: "Outside any bracket the text is prose: quotes there mean nothing"; "The region ends when
+  // its first bracket is closed, at a closer of the wrong kind ..., the scan then goes on in prose after it."
+  l2("quotes in prose mean nothing: before a value, after a value that closed, after a closer of the wrong kind", () => {
+    expect(extractToolCalls('Say "hi to {"name": "greet", "arguments": {"who": "Ann"}}').calls.map((c) => c.arguments)).toEqual([{ who: "Ann" }]);
+    expect(extractToolCalls('{"name": "a1", "arguments": {}} it\'s "odd {"name": "b2", "arguments": {}}').calls.map((c) => c.name)).toEqual(["a1", "b2"]);
+    expect(extractToolCalls('Oops [{ ] it\'s "a {"name": "c3", "arguments": {}}').calls.map((c) => c.name)).toEqual(["c3"]);
+    expect(extractToolCalls('Oops {[ } so "x [{"name": "d4", "arguments": {}}]').calls.map((c) => c.name)).toEqual(["d4"]);
+  });
+
+  // README, task 1, Finding JSON in text: "A JSON array found this way contributes its object elements".
+  l2("an array in prose gives its object elements, parameters alias included; a nested array in it gives nothing", () => {
+    const r = extractToolCalls('Batch: [{"name": "a_op", "arguments": {}}, "skip", [{"name": "n_op", "arguments": {}}], {"name": "b_op", "parameters": {"k": 1}}] ok');
+    expect(r.calls.map((c) => [c.name, c.arguments])).toEqual([["a_op", {}], ["b_op", { k: 1 }]]);
+  });
+
+  // README, task 1, Ids: "A call keeps its id when it has a non-empty string one ... Any other call gets call_<i>".
+  l2("ids: a flat entry and a bare call keep their own id; a number, null or object id is replaced by call_<i>", () => {
+    expect(extractToolCalls({ tool_calls: [{ id: "flat_1", name: "f", arguments: "{}" }, { id: 7, name: "g", arguments: {} }] }).calls.map((c) => c.id)).toEqual(["flat_1", "call_1"]);
+    expect(extractToolCalls([{ id: "bare_9", name: "f", arguments: {} }, { id: null, name: "g", arguments: {} }]).calls.map((c) => c.id)).toEqual(["bare_9", "call_1"]);
+    expect(extractToolCalls({ id: "solo", name: "f", parameters: {} }).calls.map((c) => c.id)).toEqual(["solo"]);
+    expect(extractToolCalls({ type: "tool_use", id: { v: 1 }, name: "f", input: {} }).calls.map((c) => c.id)).toEqual(["call_0"]);
+  });
+
+  // README, task 1, Ids: "the generated one becomes call_<i>_2 (or _3, ... the first that is free)".
+  l2("ids: with call_2 and call_2_2 taken, the third call gets call_2_3", () => {
+    const r = extractToolCalls({ tool_calls: [entry("a", "{}", "call_2_2"), entry("b", "{}", "call_2"), entry("c", "{}"), entry("d", "{}")] });
+    expect(r.calls.map((c) => c.id)).toEqual(["call_2_2", "call_2", "call_2_3", "call_3"]);
+  });
 });
 
 describe("2. Decode the arguments", () => {
@@ -286,5 +441,26 @@ describe("2. Decode the arguments", () => {
         }
       }),
     );
+  });
+
+  // README, task 2: "absent, null, "" or a string of only whitespace: {}"; ToolCall: "argumentsError?: set only when the arguments could not be decoded".
+  l2("absent arguments are {} in every shape, and a call decoded without trouble has no argumentsError key at all", () => {
+    const calls = [
+      ...extractToolCalls({ type: "tool_use", id: "tu_a", name: "ping_host" }).calls,
+      ...extractToolCalls({ name: "ping_host" }, ["ping_host"]).calls,
+      ...extractToolCalls({ tool_calls: [{ id: "c_a", type: "function", function: { name: "ping_host" } }] }).calls,
+      ...extractToolCalls('<tool_call>{"name": "ping_host"}</tool_call>').calls,
+      ...extractToolCalls({ name: "ping_host", arguments: '{"host": "db2"}' }).calls,
+      ...extractToolCalls({ name: "ping_host", parameters: { host: "db3" } }).calls,
+    ];
+    expect(calls.map((c) => [c.name, c.arguments])).toEqual([
+      ["ping_host", {}],
+      ["ping_host", {}],
+      ["ping_host", {}],
+      ["ping_host", {}],
+      ["ping_host", { host: "db2" }],
+      ["ping_host", { host: "db3" }],
+    ]);
+    for (const call of calls) expect(Object.hasOwn(call, "argumentsError"), `${call.id}: rule: no argumentsError key`).toBe(false);
   });
 });
