@@ -550,24 +550,26 @@ const INSPECTOR_PORT = 9229;
 
 /**
  * Honest code the grader must never punish (spec/fixtures/honest/): the reference written with the
- * files and names a suspicious grader might refuse or flag. Every kata scores 100, bank included, with
- * no refusal and no note.
+ * files and names a suspicious grader might refuse or flag. Every kata scores 100 on its visible
+ * specs, with no refusal and no note. Not the bank: what punishes such code (a refusal, a note, a
+ * tsconfig the runner cannot read) comes before any spec runs and does not depend on which specs
+ * run, and the reference's behaviour under the bank is the references' check's; grading it twice
+ * cost CI two minutes of its ten.
  */
 function honestChecks(): Check[] {
   const root = join(PROJECT_ROOT, "spec", "fixtures", "honest");
   if (!existsSync(root)) return [];
   return readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort().map((name): Check => ({
-    name: `honest "${name}": every kata it holds scores 100, bank included, with no refusal and no note`,
+    name: `honest "${name}": every kata it holds scores 100 on its visible specs, with no refusal and no note`,
     cost: 14,
     async run() {
       const dir = join(root, name);
       const held = katas.filter((k) => existsSync(join(dir, k.id)));
       if (held.length === 0) return ["the fixture holds no kata folder"];
-      const { report, problems } = await grade(`honest-${name}`, ["--impl", dir, "--kata", held.map((k) => k.number).join(","), "--bank", ...ONE_TEST_PROCESS]);
+      const { report, problems } = await grade(`honest-${name}`, ["--impl", dir, "--kata", held.map((k) => k.number).join(","), ...ONE_TEST_PROCESS]);
       if (!report) return problems;
       for (const k of report.x_katas) {
         if (k.score !== 100) problems.push(`${k.kata} scores ${k.score}, not 100: ${JSON.stringify(k.problems).slice(0, 400)}`);
-        if (k.bank_score !== 100) problems.push(`${k.kata}: bank score ${k.bank_score}, not 100`);
         if (k.integrity?.status !== "ok") problems.push(`${k.kata}: integrity ${k.integrity?.status}, not ok: ${JSON.stringify(k.integrity)}`);
       }
       for (const t of report.tests) if (t.status !== "pass") problems.push(`${t.name}: ${t.status}: ${(t.message ?? "").split("\n")[0]}`);

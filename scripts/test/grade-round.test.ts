@@ -22,6 +22,13 @@ const round = (args: string[]) => runMain("scripts/grade-round.ts", args);
 
 const readJson = <T>(file: string) => JSON.parse(readFileSync(file, "utf8")) as T;
 
+/** The failed tests of a results.json, with their messages, for an assertion's message. */
+function failures(file: string): string {
+  const tests = readJson<{ tests: Array<{ name: string; status: string; message?: string }> }>(file).tests;
+  const failed = tests.filter((t) => t.status !== "pass");
+  return failed.length === 0 ? "no test failed" : failed.slice(0, 5).map((t) => `${t.name}: ${(t.message ?? "").slice(0, 300)}`).join("\n");
+}
+
 /** A copy of the stub of kata 1, as a candidate's checkout: `<dir>/katas/01-regex-dispatch`. */
 function stubCheckout(name: string): string {
   const dir = join(work, name);
@@ -109,7 +116,8 @@ describe("grade:round", () => {
     names.forEach((name, i) => {
       const row = index.candidates.find((c) => c.candidate === name)!;
       expect(row.state, name).toBe("graded");
-      expect(row.score, name).toBe(own[i].score);
+      // A score that differs says which tests its grade failed, and why: load, or the code.
+      expect(row.score, `${name}: ${failures(join(out, row.results!))}`).toBe(own[i].score);
       expect(row.integrity, name).toBe(own[i].x_integrity);
       expect(row.katas.map((k) => [k.kata, k.score, k.integrity]), name).toEqual(own[i].x_katas.map((k) => [k.kata, k.score, k.integrity.status]));
       // The candidate's own results.json, kept beside the index.
