@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, vi } from "vitest";
 import { backoffDelay, checkArguments, parseArguments, systemClock, truncateText, type JsonSchema } from "@impl/03-agent-loop";
 import { l1, l2, l3 } from "../support/graded.ts";
+import { leakedPieces } from "../support/leaks.ts";
 import { activeTimers } from "../support/realm.ts";
 import { FakeClock, reply, scriptedModel, spyTool, tools, transientError, type CallSpec } from "../support/agent-harness/index.ts";
 import { abortAt, envelope, errorCode, run, toolEvents, toolMessages } from "./helpers.ts";
@@ -256,6 +257,55 @@ describe("5. Failures become error tool messages and the loop goes on", () => {
     expect(checkArguments({ type: "array" }, [1, "x", null]), "an array schema without items accepts any elements").toEqual([]);
     expect(checkArguments({ type: "array", items: { type: "string" } }, ["a", 2]).map((p) => p.path), "items checks each element at /index").toEqual(["/1"]);
   });
+
+  l2("a result with no JSON text (a function, a symbol, a BigInt beside $finish) is tool_error and ends nothing", async () => {
+    const model = scriptedModel([reply.calls(["fn", {}], ["sym", {}], ["big", {}]), reply.text("went on")]);
+    const r = await run({
+      model,
+      tools: [spyTool("fn", () => () => 1), spyTool("sym", () => Symbol("s")), spyTool("big", () => ({ $finish: "done", n: 10n }))],
+    });
+    expect(toolMessages(r).map(errorCode), "a function, a symbol, a BigInt: tool_error").toEqual(["tool_error", "tool_error", "tool_error"]);
+    expect(r.status, "a $finish in a result that cannot be serialised does not finish the run").toBe("completed");
+  });
+
+  l2("parseArguments: text blank after trim() and JSON null with spaces around are {}", () => {
+    for (const text of ["\n\t ", " null ", "\r\nnull\n"]) {
+      expect(parseArguments(text), `${JSON.stringify(text)} means no arguments`).toEqual({ ok: true, value: {} });
+    }
+  });
+
+  l2("checkArguments: a wrong type is the one problem reported for that value (no enum problem beside it)", () => {
+    const problems = checkArguments({ type: "string", enum: ["a", "b"] }, 7);
+    expect(problems.map((p) => p.path), "one problem, at the value's own path").toEqual([""]);
+  });
+
+  l3.property("an argument error never quotes the model's raw text: no piece of a planted secret reaches the messages or the trace", async () => {
+    // Secrets whose every 4-character piece is distinctive: none can come from elsewhere in a run.
+    const secrets = ["sk-Zq8Xv3Lw9Pk2Rt7Yh4Nm6Bc1", "ghp_Jw3Qz8Vx1Ty6Ub4Nk9Lm2Rp7Hs5", "AKIAQZJXWVKYUTRP7M3N"];
+    const shapes: Array<(s: string) => string> = [
+      (s) => `{"token": ${s}}`,
+      (s) => `{"token": "${s}`,
+      (s) => `{"token": "${s}" "more"}`,
+      (s) => `{${s}: 1}`,
+      (s) => `["${s}"`,
+      (s) => `{"a": 1, "token": "${s}"}}`,
+      (s) => `{"token": '${s}'}`,
+      (s) => `{"a": [1, 2, "${s}", }`,
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...secrets), fc.constantFrom(...shapes), fc.string({ maxLength: 6, unit: fc.constantFrom(" ", "x", "1", "\n") }), async (secret, shape, pad) => {
+        const text = pad + shape(secret);
+        const parsed = parseArguments(text);
+        expect(parsed.ok, `${JSON.stringify(text)} is not a JSON object`).toBe(false);
+        const message = parsed.ok ? "" : parsed.message;
+        expect(leakedPieces(message, secret), `pieces of the raw text parseArguments' message quotes: ${message}`).toEqual([]);
+        const r = await run({ model: scriptedModel([reply.calls(["t", text, "c1"]), reply.text("ok")]), tools: [tools.ok("t")], runId: "run_leak" });
+        expect(toolMessages(r).map(errorCode), "malformed arguments: invalid_arguments").toEqual(["invalid_arguments"]);
+        const written = JSON.stringify([toolMessages(r), r.trace]);
+        expect(leakedPieces(written, secret), "pieces of the raw arguments the tool message or trace quotes").toEqual([]);
+      }),
+    );
+  });
 });
 
 describe("6. Timeouts and retries", () => {
@@ -494,6 +544,18 @@ describe("6. Timeouts and retries", () => {
     controller.abort(reason);
     await expect(sleeping, "systemClock.sleep rejects with the signal's reason").rejects.toBe(reason);
     expect(activeTimers() - before, "systemClock.sleep clears its timer on abort").toBe(0);
+  });
+
+  l2("each attempt gets a signal of its own: a retry does not start with the timed-out attempt's aborted signal", async () => {
+    const abortedAtStart: boolean[] = [];
+    const t = spyTool("t", (_args, ctx) => {
+      abortedAtStart.push(ctx.signal.aborted);
+      return new Promise(() => {});
+    }, { timeoutMs: 30, retries: 1 });
+    const r = await run({ model: scriptedModel([reply.calls(["t", {}]), reply.text("ok")]), tools: [t], backoffBaseMs: 5 });
+    expect(abortedAtStart, "neither attempt starts with an aborted signal").toEqual([false, false]);
+    expect(t.contexts.map((c) => c.signal.aborted), "each timed-out attempt's own signal fired").toEqual([true, true]);
+    expect(toolMessages(r).map(errorCode), "two timeouts with one retry: unavailable").toEqual(["unavailable"]);
   });
 });
 

@@ -2,8 +2,9 @@
 // messages back.
 // Every run gets inputs of its own (a fresh copy of the opening messages, a fresh clock): a flaw
 // such as pushing onto the caller's array then fails the test about it, not every test after it.
-import { runAgent, type AgentOptions, type Envelope, type Message, type RunResult } from "@impl/03-agent-loop";
-import { FakeClock } from "../support/agent-harness/index.ts";
+import { expect, vi } from "vitest";
+import { runAgent, type AgentOptions, type Envelope, type Message, type RunResult, type TraceEvent } from "@impl/03-agent-loop";
+import { FakeClock, reply, scriptedModel, tools } from "../support/agent-harness/index.ts";
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object") {
@@ -50,4 +51,25 @@ export function abortAt(clock: FakeClock, at: number): AbortController {
   const controller = new AbortController();
   void clock.sleep(at).then(() => controller.abort());
   return controller;
+}
+
+export type ToolEvent = Extract<TraceEvent, { type: "tool_call" }>;
+
+/**
+ * Runs with `options` and checks the documented refusal: a RangeError naming `option`, and
+ * nothing happened first (no model request, no trace event).
+ */
+export async function expectRefused(option: string, options: Partial<AgentOptions>, label: string): Promise<void> {
+  const model = scriptedModel([reply.text("never")]);
+  const onTrace = vi.fn();
+  let thrown: unknown;
+  try {
+    await run({ model, onTrace, tools: [tools.ok("t")], ...options });
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown, `${label}: runAgent rejects on an option out of its range`).toBeInstanceOf(RangeError);
+  expect(String((thrown as Error).message), `${label}: the RangeError's message names the option`).toContain(option);
+  expect(model.requests.length, `${label}: the model is not asked before the options are checked`).toBe(0);
+  expect(onTrace.mock.calls.length, `${label}: no trace event before the options are checked`).toBe(0);
 }

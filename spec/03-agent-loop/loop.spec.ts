@@ -1,11 +1,11 @@
 // Tasks 1-4: the loop itself, the shape of the history, concurrency, and every way a run stops.
 import fc from "fast-check";
 import { describe, expect, vi } from "vitest";
-import type { ModelReply } from "@impl/03-agent-loop";
+import type { AgentOptions, Message, ModelReply } from "@impl/03-agent-loop";
 import { l1, l2, l3 } from "../support/graded.ts";
 import { idle } from "../support/realm.ts";
 import { FakeClock, reply, scriptedModel, spyTool, tools, type CallSpec } from "../support/agent-harness/index.ts";
-import { USER, abortAt, assistantMessages, envelope, errorCode, freshUser, run, toolEvents, toolMessages } from "./helpers.ts";
+import { USER, abortAt, assistantMessages, envelope, errorCode, expectRefused, freshUser, run, toolEvents, toolMessages, type ToolEvent } from "./helpers.ts";
 
 const weather = () => tools.ok("get_weather", { city: "北京", temp_c: 21 });
 
@@ -137,6 +137,98 @@ describe("1. The loop: ask, run, feed back, end on a plain answer", () => {
     ]);
     await expect(run({ model, tools: [tools.ok("f", 1)] }), "a model that throws: runAgent rejects with that very error").rejects.toBe(boom);
   });
+
+  l2("maxSteps must be an integer >= 1: otherwise a RangeError naming it, before anything happens", async () => {
+    for (const maxSteps of [0, -1, 2.5, Number.NaN, Infinity, "3" as unknown as number]) {
+      await expectRefused("maxSteps", { maxSteps }, `maxSteps ${String(maxSteps)}`);
+    }
+    const r = await run({ model: scriptedModel([reply.calls(["t", {}]), reply.text("no")]), tools: [tools.ok("t")], maxSteps: 1 });
+    expect(r.status, "maxSteps 1 is valid: one request, then max_steps").toBe("max_steps");
+  });
+
+  l2("maxRepeatedCalls must be an integer >= 2 or Infinity; Infinity never stops a run for repeats", async () => {
+    for (const maxRepeatedCalls of [1, 0, -3, 2.5, Number.NaN]) {
+      await expectRefused("maxRepeatedCalls", { maxRepeatedCalls }, `maxRepeatedCalls ${String(maxRepeatedCalls)}`);
+    }
+    const t = tools.ok("same", 1);
+    const model = scriptedModel([...Array.from({ length: 6 }, () => reply.calls(["same", { k: 1 }])), reply.text("enough")]);
+    const r = await run({ model, tools: [t], maxRepeatedCalls: Infinity });
+    expect(r.status, "maxRepeatedCalls Infinity: six identical calls do not stop the run").toBe("completed");
+    expect(t.executions, "maxRepeatedCalls Infinity: every identical call runs").toBe(6);
+  });
+
+  l2("tokenBudget must be a number >= 0 or Infinity; 0 ends the run before the first request", async () => {
+    for (const tokenBudget of [-1, Number.NaN, "100" as unknown as number]) {
+      await expectRefused("tokenBudget", { tokenBudget }, `tokenBudget ${String(tokenBudget)}`);
+    }
+    const model = scriptedModel([reply.text("never")]);
+    const r = await run({ model, tokenBudget: 0 });
+    expect(r.status, "tokenBudget 0: 0 tokens used >= 0, budget_exhausted").toBe("budget_exhausted");
+    expect(r.steps, "tokenBudget 0: the model is never asked").toBe(0);
+    expect(model.requests.length, "tokenBudget 0: no request").toBe(0);
+  });
+
+  l2("concurrency must be an integer >= 1 or Infinity; Infinity runs every call of a step at once", async () => {
+    for (const concurrency of [0, -2, 1.5, Number.NaN]) {
+      await expectRefused("concurrency", { concurrency }, `concurrency ${String(concurrency)}`);
+    }
+    const clock = new FakeClock();
+    const work = tools.slow("work", clock, 100);
+    const model = scriptedModel([reply.calls(...Array.from({ length: 9 }, (_, i) => ["work", { i }] as [string, object])), reply.text("ok")]);
+    await run({ model, tools: [work], clock, concurrency: Infinity });
+    expect(work.maxInFlight, "concurrency Infinity: no cap, all nine calls in flight together").toBe(9);
+    expect(clock.now(), "concurrency Infinity: nine 100 ms calls end at 100 ms").toBe(100);
+  });
+
+  l2("timeouts, retries, backoff and the result budget out of their ranges: a RangeError naming the option", async () => {
+    const cases: Array<[string, Partial<AgentOptions>]> = [
+      ["toolTimeoutMs", { toolTimeoutMs: 0 }],
+      ["toolTimeoutMs", { toolTimeoutMs: -5 }],
+      ["toolTimeoutMs", { toolTimeoutMs: Number.NaN }],
+      ["toolTimeoutMs", { toolTimeoutMs: Infinity }],
+      ["toolTimeoutMs", { toolTimeoutMs: 2 ** 31 }],
+      ["retries", { retries: -1 }],
+      ["retries", { retries: 0.5 }],
+      ["backoffBaseMs", { backoffBaseMs: -1 }],
+      ["backoffBaseMs", { backoffBaseMs: Infinity }],
+      ["maxResultChars", { maxResultChars: -1 }],
+      ["maxResultChars", { maxResultChars: 2.5 }],
+      ["timeoutMs", { tools: [tools.ok("t", 1, { timeoutMs: 0 })] }],
+      ["retries", { tools: [tools.ok("t", 1, { retries: -2 })] }],
+    ];
+    for (const [option, options] of cases) await expectRefused(option, options, `${option} in ${JSON.stringify(options, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? String(v) : v))}`);
+    const r = await run({
+      model: scriptedModel([reply.calls(["t", {}]), reply.text("ok")]),
+      tools: [tools.ok("t", "x".repeat(5), { timeoutMs: 2 ** 31 - 1, retries: 0 })],
+      retries: 0,
+      backoffBaseMs: 0,
+      maxResultChars: 0,
+    });
+    expect(r.status, "the edge values 2 ** 31 - 1, retries 0, backoffBaseMs 0 and maxResultChars 0 are valid").toBe("completed");
+    expect(envelope(toolMessages(r)[0]), "maxResultChars 0 cuts every character").toEqual({ ok: true, data: "…[truncated 5 chars]" });
+  });
+
+  l2("two tools with one name, or a toolChoice that is none of the four forms: a RangeError naming the option", async () => {
+    await expectRefused("tools", { tools: [tools.ok("twin", 1), tools.ok("twin", 2)] }, "two tools named twin");
+    for (const toolChoice of ["any", "AUTO", { name: 42 }, null]) {
+      await expectRefused("toolChoice", { toolChoice: toolChoice as AgentOptions["toolChoice"] }, `toolChoice ${JSON.stringify(toolChoice)}`);
+    }
+    // The second request aborts the run, so this check needs no other stop to work.
+    const controller = new AbortController();
+    const model = scriptedModel([reply.calls(["t", {}]), () => (controller.abort(), new Promise(() => {}))]);
+    const r = await run({ model, tools: [tools.ok("t")], toolChoice: { name: "not_a_tool" }, signal: controller.signal });
+    expect(toolMessages(r).map(errorCode), "toolChoice { name } may name a tool that does not exist; other calls get tool_choice").toEqual(["tool_choice"]);
+  });
+
+  l2("usage counts that are not finite (NaN, Infinity) count as 0", async () => {
+    const model = scriptedModel([
+      { ...reply.calls(["t", {}]), usage: { input_tokens: Infinity, output_tokens: Number.NaN } },
+      reply.withUsage(reply.text("ok"), 3, 4),
+    ]);
+    const r = await run({ model, tools: [tools.ok("t")], tokenBudget: 1000 });
+    expect(r.status, "an Infinity usage must not exhaust the budget").toBe("completed");
+    expect(r.usage, "Infinity and NaN count as 0").toEqual({ input_tokens: 3, output_tokens: 4, total_tokens: 7 });
+  });
 });
 
 describe("2. History: one assistant message with all its calls, then one tool message per call", () => {
@@ -221,6 +313,65 @@ describe("2. History: one assistant message with all its calls, then one tool me
       { ok: true, data: null },
     ]);
     expect(toolMessages(r).map((m) => m.is_error), "an ok envelope is not an error").toEqual([false, false]);
+  });
+
+  l2("a generated id never equals an id the model sent earlier in the reply", async () => {
+    const model = scriptedModel([
+      { content: "", tool_calls: [{ id: "call_1_1", name: "t", arguments: { n: 0 } }, { name: "t", arguments: { n: 1 } }] },
+      reply.text("ok"),
+    ]);
+    const r = await run({ model, tools: [tools.ok("t")] });
+    const ids = assistantMessages(r)[0].tool_calls?.map((c) => c.id) ?? [];
+    expect(ids[0], "a fresh id the model sent is kept").toBe("call_1_1");
+    expect(new Set(ids).size, "ids are unique in a run, even when call_<step>_<index> was taken by the model").toBe(2);
+    expect(toolMessages(r).map((m) => m.tool_call_id), "each tool message answers its own call's id").toEqual(ids);
+  });
+
+  l2("a generated id never equals an id the model sent in an earlier step", async () => {
+    const model = scriptedModel([
+      reply.calls(["t", { n: 0 }, "call_2_0"]),
+      { content: "", tool_calls: [{ name: "t", arguments: { n: 1 } }] },
+      reply.text("ok"),
+    ]);
+    const r = await run({ model, tools: [tools.ok("t")] });
+    const ids = assistantMessages(r).flatMap((m) => (m.tool_calls ?? []).map((c) => c.id));
+    expect(ids[0], "the model's id is kept").toBe("call_2_0");
+    expect(ids[1], "step 2's generated id must not repeat call_2_0").not.toBe("call_2_0");
+    expect(typeof ids[1] === "string" && ids[1].length > 0, "the generated id is a non-empty string").toBe(true);
+  });
+
+  l2("ids in the caller's messages count as used: a call repeating one gets a new id", async () => {
+    const earlier: Message[] = [
+      ...freshUser(),
+      { role: "assistant", content: "", tool_calls: [{ id: "c_prev", name: "t", arguments: "{}" }] },
+      { role: "tool", tool_call_id: "c_prev", name: "t", content: '{"ok":true,"data":1}', is_error: false },
+      { role: "user", content: "again" },
+    ];
+    const model = scriptedModel([reply.calls(["t", {}, "c_prev"]), reply.text("ok")]);
+    const r = await run({ model, tools: [tools.ok("t")], messages: earlier });
+    const id = assistantMessages(r)[1].tool_calls?.[0].id;
+    expect(id, "an id already in the caller's history is replaced").not.toBe("c_prev");
+    expect(toolMessages(r).slice(1).map((m) => m.tool_call_id), "the new tool message answers the new id").toEqual([id]);
+  });
+
+  // Each place the README names counts on its own: a history may hold a call not answered yet, or
+  // a tool message whose assistant message the caller left out (a trimmed context).
+  l2("an id only in an assistant message's tool_calls of the caller's messages counts as used", async () => {
+    const earlier: Message[] = [...freshUser(), { role: "assistant", content: "", tool_calls: [{ id: "c_asked", name: "t", arguments: "{}" }] }];
+    const model = scriptedModel([reply.calls(["t", {}, "c_asked"]), reply.text("ok")]);
+    const r = await run({ model, tools: [tools.ok("t")], messages: earlier });
+    const id = assistantMessages(r)[1].tool_calls?.[0].id;
+    expect(id, "an id called in the caller's history is replaced").not.toBe("c_asked");
+    expect(toolMessages(r).map((m) => m.tool_call_id), "the tool message answers the new id").toEqual([id]);
+  });
+
+  l2("an id only in a tool message's tool_call_id of the caller's messages counts as used", async () => {
+    const earlier: Message[] = [...freshUser(), { role: "tool", tool_call_id: "c_answered", name: "t", content: '{"ok":true,"data":1}', is_error: false }];
+    const model = scriptedModel([reply.calls(["t", {}, "c_answered"]), reply.text("ok")]);
+    const r = await run({ model, tools: [tools.ok("t")], messages: earlier });
+    const id = assistantMessages(r)[0].tool_calls?.[0].id;
+    expect(id, "an id answered in the caller's history is replaced").not.toBe("c_answered");
+    expect(toolMessages(r).slice(1).map((m) => m.tool_call_id), "the new tool message answers the new id").toEqual([id]);
   });
 });
 
@@ -604,5 +755,68 @@ describe("4. Stops: every way a run ends is a status", () => {
       ["not_checked", "repeated_call", 0],
       ["not_checked", "repeated_call", 0],
     ]);
+  });
+
+  l2("repeated calls: a reply without calls does not break a streak, and a refused call counts", async () => {
+    const model = scriptedModel([
+      reply.calls(["missing", { q: 1 }]),
+      reply.text("thinking"),
+      reply.calls(["missing", { q: 1 }]),
+      reply.calls(["missing", { q: 1 }]),
+      reply.calls(["done", {}]),
+    ]);
+    const r = await run({ model, tools: [tools.finish("done", "x")], toolChoice: "required", maxRepeatedCalls: 3 });
+    expect(r.status, "three identical calls (unknown tool, refused) across a plain reply make a streak").toBe("repeated_call");
+    expect(r.steps, "the streak is reached at the fourth request").toBe(4);
+  });
+
+  l3("a call still waiting for a slot at the abort gets aborted without any gate, even for an unknown tool", async () => {
+    const clock = new FakeClock();
+    const controller = abortAt(clock, 30);
+    const model = scriptedModel([reply.calls(["hang", {}, "h"], ["no_such_tool", {}, "u"], ["hang", "{broken", "b"])]);
+    const r = await run({ model, clock, concurrency: 1, signal: controller.signal, tools: [tools.hang("hang")] });
+    expect(r.status, "the run ends aborted").toBe("aborted");
+    expect(toolMessages(r).map(errorCode), "every call that had not settled gets aborted, whatever gate it would fail").toEqual(["aborted", "aborted", "aborted"]);
+    const events = toolEvents(r) as ToolEvent[];
+    const queued = events.filter((e) => e.callId !== "h").map((e) => [e.validation, e.retries]);
+    expect(queued, "a call aborted before its argument check: validation not_checked, retries 0").toEqual([
+      ["not_checked", 0],
+      ["not_checked", 0],
+    ]);
+  });
+
+  l3("a policy that never answers does not hold an aborted run: the call gets aborted, nothing runs", async () => {
+    const clock = new FakeClock();
+    const controller = abortAt(clock, 40);
+    const approve = vi.fn(() => true);
+    const t = tools.ok("t", 1, { dangerous: true });
+    const r = await run({
+      model: scriptedModel([reply.calls(["t", {}])]),
+      clock,
+      signal: controller.signal,
+      tools: [t],
+      approve,
+      policy: () => new Promise(() => {}),
+    });
+    expect(r.status, "the abort ends the run while the policy is silent").toBe("aborted");
+    expect(toolMessages(r).map(errorCode), "the waiting call gets aborted").toEqual(["aborted"]);
+    expect(approve, "no approval is asked after the abort").not.toHaveBeenCalled();
+    expect(t.executions, "the tool never runs").toBe(0);
+  });
+
+  l3("an approval that never answers does not hold an aborted run: the call gets aborted, the tool never runs", async () => {
+    const clock = new FakeClock();
+    const controller = abortAt(clock, 40);
+    const t = tools.ok("t", 1, { dangerous: true });
+    const r = await run({
+      model: scriptedModel([reply.calls(["t", {}])]),
+      clock,
+      signal: controller.signal,
+      tools: [t],
+      approve: () => new Promise<boolean>(() => {}),
+    });
+    expect(r.status, "the abort ends the run while approve is silent").toBe("aborted");
+    expect(toolMessages(r).map(errorCode), "the waiting call gets aborted").toEqual(["aborted"]);
+    expect(t.executions, "the tool never runs").toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 // Tasks 8-9: nothing sensitive reaches the model or the trace; dangerous tools, the policy gate
 // and toolChoice decide what may run.
 import fc from "fast-check";
-import { describe, expect } from "vitest";
+import { describe, expect, vi } from "vitest";
 import { describeError, maskSecrets } from "@impl/03-agent-loop";
 import { l1, l2, l3 } from "../support/graded.ts";
 import { leakedPieces } from "../support/leaks.ts";
@@ -250,6 +250,17 @@ describe("8. Isolation: masking and clean error text", () => {
     expect(maskSecrets("call +99912345678901234 now"), "a 3-digit country code and 14 more digits: [phone]").toBe("call [phone] now");
     expect(maskSecrets("a+1234567 and +12 345"), "+ glued to a letter, or too few digits, stays").toBe("a+1234567 and +12 345");
   });
+
+  l2("a path in a tool's result is data: it comes back as it is (only error text loses its paths)", async () => {
+    const listing = { files: ["/srv/reports/2024-q3.csv", "./notes/todo.md"], root: "C:\\data" };
+    const r = await run({ model: scriptedModel([reply.calls(["ls", {}]), reply.text("ok")]), tools: [tools.ok("ls", listing)] });
+    expect(envelope(toolMessages(r)[0]), "results are masked, not scrubbed of paths").toEqual({ ok: true, data: listing });
+  });
+
+  l2("describeError: a line ends at \\n, \\r\\n or \\r", () => {
+    expect(describeError(new Error("first\rsecond")), "a lone \\r ends the first line").toBe("Error: first");
+    expect(describeError("one\r\ntwo"), "\\r\\n ends the first line").toBe("one");
+  });
 });
 
 describe("9. Approval, policy gate and toolChoice", () => {
@@ -487,5 +498,14 @@ describe("9. Approval, policy gate and toolChoice", () => {
     expect(r.steps, "the plain reply did not end the run: two requests").toBe(2);
     expect(r.messages[USER.length], "the plain reply is appended as an assistant message").toEqual({ role: "assistant", content: "I think it is sunny" });
     expect(r.messages[USER.length + 1].role, "then a user reminder follows").toBe("user");
+  });
+
+  l2("approve is asked once per call, not once per attempt: retries of an approved call are not asked again", async () => {
+    const approve = vi.fn(() => true);
+    const t = tools.flaky("deploy", 2, "deployed", { dangerous: true });
+    const r = await run({ model: scriptedModel([reply.calls(["deploy", {}]), reply.text("ok")]), tools: [t], approve, retries: 2 });
+    expect(t.executions, "the flaky tool ran three times").toBe(3);
+    expect(approve, "one approval for the call").toHaveBeenCalledTimes(1);
+    expect(envelope(toolMessages(r)[0]), "the third attempt's result").toEqual({ ok: true, data: "deployed" });
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect } from "vitest";
 import { canonicalJson, toAnthropicMessages, toOpenAIMessages, type Message, type TraceEvent } from "@impl/03-agent-loop";
 import { l1, l2, l3 } from "../support/graded.ts";
 import { FakeClock, reply, scriptedModel, tools } from "../support/agent-harness/index.ts";
-import { run, toolEvents } from "./helpers.ts";
+import { envelope, run, toolEvents, toolMessages } from "./helpers.ts";
 
 type ToolEvent = Extract<TraceEvent, { type: "tool_call" }>;
 
@@ -92,6 +92,43 @@ describe("10. Trace: events for every step and tool call, with the run id", () =
     const [event] = toolEvents(r) as Array<{ durationMs: number; at: number }>;
     expect(event.durationMs, "durationMs is clock time the call took").toBe(100);
     expect(event.at, "the event's at is clock.now() when emitted").toBe(1_100);
+  });
+
+  l2("an onTrace that throws changes nothing: the run goes on, every event is in the trace and reached onTrace", async () => {
+    let calls = 0;
+    const onTrace = () => {
+      calls++;
+      throw new Error("observer down");
+    };
+    const t = tools.ok("t", 1);
+    const r = await run({ model: scriptedModel([reply.calls(["t", {}]), reply.text("ok")]), tools: [t], onTrace });
+    expect(r.status, "the run completes as if onTrace had not thrown").toBe("completed");
+    expect(t.executions, "the tool still ran").toBe(1);
+    expect(r.trace.map((e) => e.type), "every event is in result.trace").toEqual(["run_start", "step", "tool_call", "step", "run_end"]);
+    expect(calls, "onTrace got every event, not only the first").toBe(5);
+  });
+
+  l2("a tool_call event's error is the envelope's message: the same masked and cut text", async () => {
+    const model = scriptedModel([reply.calls(["boom", {}]), reply.text("ok")]);
+    const r = await run({ model, tools: [tools.throws("boom", () => new Error("z".repeat(80)))], maxResultChars: 20 });
+    const e = envelope(toolMessages(r)[0]);
+    const [event] = toolEvents(r) as ToolEvent[];
+    expect(e.ok ? undefined : e.error.message, "the message is cut to maxResultChars").toContain("…[truncated ");
+    expect(event.error, "the trace's error is the envelope's message").toBe(e.ok ? undefined : e.error.message);
+  });
+
+  l2("durationMs of a call that waited for a slot starts when a slot takes it", async () => {
+    const clock = new FakeClock();
+    const model = scriptedModel([reply.calls(["s", { i: 0 }], ["s", { i: 1 }], ["s", { i: 2 }]), reply.text("ok")]);
+    const r = await run({ model, clock, concurrency: 1, tools: [tools.slow("s", clock, 100)] });
+    expect((toolEvents(r) as ToolEvent[]).map((e) => e.durationMs), "each call took 100 ms once it had a slot").toEqual([100, 100, 100]);
+    expect(clock.now(), "the three calls ran one after another").toBe(300);
+  });
+
+  l2("canonicalJson: undefined becomes null as an object member (the key is kept) and as an array item", () => {
+    expect(canonicalJson({ b: undefined, a: 1 }), "an undefined member keeps its key, with null").toBe('{"a":1,"b":null}');
+    expect(canonicalJson([1, undefined]), "an undefined array item is null").toBe("[1,null]");
+    expect(canonicalJson({ z: { y: undefined } }), "at any depth").toBe('{"z":{"y":null}}');
   });
 });
 
@@ -213,6 +250,21 @@ describe("11. Adapters: the history in OpenAI and Anthropic formats", () => {
     ];
     expect(toAnthropicMessages(messages).messages, "Anthropic: an assistant message with empty content and no calls is one text block").toEqual([
       { role: "user", content: [{ type: "text", text: "hi" }] },
+      { role: "assistant", content: [{ type: "text", text: "" }] },
+    ]);
+  });
+
+  l2("Anthropic: a system message in the middle joins system; an empty tool_calls is no calls", () => {
+    const messages: Message[] = [
+      { role: "system", content: "first" },
+      { role: "user", content: "q" },
+      { role: "system", content: "later" },
+      { role: "assistant", content: "", tool_calls: [] },
+    ];
+    const out = toAnthropicMessages(messages);
+    expect(out.system, "system messages wherever they stand, joined with a blank line").toBe("first\n\nlater");
+    expect(out.messages, "an empty tool_calls renders as a plain (empty) text block").toEqual([
+      { role: "user", content: [{ type: "text", text: "q" }] },
       { role: "assistant", content: [{ type: "text", text: "" }] },
     ]);
   });
