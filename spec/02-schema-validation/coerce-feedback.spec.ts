@@ -121,6 +121,20 @@ describe("5. Coerce, narrowly and only when asked", () => {
     expect(e.errors.map((x) => x.keyword), "rule: the evaluation depth error").toEqual(["depth"]);
     expect([e.value === args, e.coercions], "rule: value is the instance, coercions []").toEqual([true, []]);
   });
+
+  l2("with coerce, anyOf, oneOf and not still answer whether the value matches", () => {
+    const opts = { coerce: true };
+    expect(validate({ oneOf: [{ type: "string" }, { type: "null" }] }, null, opts).valid).toBe(true);
+    expect(validate({ anyOf: [{ minimum: 3 }] }, 4, opts).valid).toBe(true);
+    expect(validate({ not: { type: "boolean" } }, false, opts).errors.map((e) => e.keyword)).toEqual(["not"]);
+  });
+
+  l2("the coerced copy's keys, nested ones included, are writable, enumerable and configurable", () => {
+    const copy = validate({ properties: { outer: { properties: { n: { type: "integer" } } } } }, { outer: { n: "3", tag: "t" } }, { coerce: true }).value as { outer: object };
+    for (const [holder, key] of [[copy, "outer"], [copy.outer, "n"], [copy.outer, "tag"]] as const) {
+      expect(Object.getOwnPropertyDescriptor(holder, key), key).toEqual({ value: expect.anything(), writable: true, enumerable: true, configurable: true });
+    }
+  });
 });
 
 describe("6. Feedback for the model", () => {

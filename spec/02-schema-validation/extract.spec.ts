@@ -323,6 +323,14 @@ describe("1. Extract the tool calls", () => {
     expect(r.errors.map((e) => e.code)).toEqual(["missing_name"]);
     expect(r.calls.map((c) => c.name)).toEqual(["g"]);
   });
+
+  l2("tags: a value right after `</tool_call>` is prose; content that does not start with a bracket ends at the first `</tool_call>`; an escaped quote stays inside the string", () => {
+    expect(names('<tool_call>{"name": "first", "arguments": {"n": 1}}</tool_call>{"name": "second", "arguments": {"n": 2}}'), "rule: the JSON value right after the tag is prose").toEqual(["first", "second"]);
+    const afterBadTag = extractToolCalls('<tool_call>not json</tool_call> then {"name": "later", "arguments": {}}');
+    expect([afterBadTag.calls.map((c) => c.name), afterBadTag.errors.map((e) => e.code)], "rule: content without a bracket ends at the first </tool_call>").toEqual([["later"], ["invalid_json"]]);
+    const escaped = extractToolCalls('<tool_call>{"name": "echo", "arguments": {"text": "\\"</tool_call>"}}</tool_call>');
+    expect(escaped.calls.map((c) => [c.name, c.arguments]), "rule: an escaped quote does not end the string that holds a </tool_call>").toEqual([["echo", { text: '"</tool_call>' }]]);
+  });
 });
 
 describe("2. Decode the arguments", () => {

@@ -364,6 +364,28 @@ describe("3. Validate against the keyword subset", () => {
     expect(validate({ type: "object" }, instance).value).toBe(instance);
     expect(validate({ type: "object" }, instance, { coerce: false }).value).toBe(instance);
   });
+
+  l2("JSON equality: arrays item by item with their lengths, members absent when undefined on either side, infinities equal to nothing", () => {
+    expect(valid({ uniqueItems: true }, [[2], [2, undefined]]), "rule: arrays of different lengths differ").toBe(true);
+    expect(valid({ enum: [{ p: "q", r: undefined }] }, { p: "q" }), "rule: an undefined member of the allowed value is absent").toBe(true);
+    expect(valid({ uniqueItems: true }, [{ m: [], n: undefined }, { m: [] }]), "rule: an undefined member of the earlier item is absent").toBe(false);
+    expect(valid({ uniqueItems: true }, [-Infinity, -Infinity]), "rule: -Infinity equals nothing, not even itself").toBe(true);
+  });
+
+  l2("email: an IP literal is the whole domain, brackets included", () => {
+    for (const s of ["x@[[IPv6:fe80::1]", "x@[[10.0.0.1]"]) expect(valid({ format: "email" }, s), s).toBe(false);
+    for (const s of ["x@[IPv6:fe80::1]", "x@[10.0.0.1]"]) expect(valid({ format: "email" }, s), s).toBe(true);
+  });
+
+  l2("a $ref loop through anyOf across two definitions is ref_cycle", () => {
+    let code: string | undefined;
+    try {
+      validate({ $defs: { a: { anyOf: [{ type: "null" }, { $ref: "#/$defs/b" }] }, b: { anyOf: [{ $ref: "#/$defs/a" }] } } }, null);
+    } catch (e) {
+      code = (e as SchemaError).code;
+    }
+    expect(code).toBe("ref_cycle");
+  });
 });
 
 describe("4. Report every error, with its path", () => {
@@ -536,6 +558,13 @@ describe("4. Report every error, with its path", () => {
     expect(codeAndPath({ not: { $ref: "#" } }), "rule: a chain of $ref and not steps back to the root").toEqual(["ref_cycle", "/not/$ref"]);
     expect(codeAndPath({ $defs: { a: { not: { $ref: "#/$defs/a" } } } }), "rule: even where no instance would go").toEqual(["ref_cycle", "/$defs/a/not/$ref"]);
     expect(codeAndPath({ not: { $ref: "#/$defs/a" }, $defs: { a: { type: "string" } } }), "rule: a $ref under not that leads elsewhere is fine").toEqual(["no error", ""]);
+  });
+
+  l2("every failing keyword is named in `keyword`: the string, array and number bounds", () => {
+    expect(keywords({ maxLength: 2 }, "abc")).toEqual(["maxLength"]);
+    expect(keywords({ minLength: 4 }, "abc")).toEqual(["minLength"]);
+    expect(keywords({ maxItems: 1 }, [1, 2])).toEqual(["maxItems"]);
+    expect(keywords({ exclusiveMaximum: 3 }, 3)).toEqual(["exclusiveMaximum"]);
   });
 });
 
