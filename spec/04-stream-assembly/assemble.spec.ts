@@ -456,6 +456,33 @@ describe("4. The other dialects", () => {
     expect(r.result.toolTurn).toBe(false);
   });
 
+  l2("Responses: an item added twice, or a delta after its call's end, is out_of_order and changes nothing", () => {
+    const twice = run("responses", [responses.callAdded("fc_1", "c1", "f"), responses.callAdded("fc_1", "c1", "f"), responses.delta("fc_1", "{}"), responses.argsDone("fc_1", "{}"), responses.completed()]);
+    expect(codes(twice.result.errors)).toEqual(["out_of_order"]);
+    expect(twice.result.calls.map(brief)).toEqual([{ id: "c1", name: "f", arguments: {} }]);
+    const late = run("responses", [responses.callAdded("fc_2", "c2", "g"), responses.delta("fc_2", "{\"k\": 1}"), responses.argsDone("fc_2", "{\"k\": 1}"), responses.delta("fc_2", " "), responses.completed()]);
+    expect(codes(late.result.errors)).toEqual(["out_of_order"]);
+    expect(late.result.calls.map(brief)).toEqual([{ id: "c2", name: "g", arguments: { k: 1 } }]);
+  });
+
+  l2("Responses: an event whose fields have the wrong types is bad_event; a delta that is not a string loses its call", () => {
+    const item = (fields: Record<string, unknown>) => ({ type: "response.output_item.added", output_index: 0, item: { type: "function_call", arguments: "", ...fields } });
+    const badEvents: unknown[][] = [
+      [item({ call_id: "c", name: "f" })], [item({ id: 7, call_id: "c", name: "f" })], [item({ id: "fc", call_id: 1, name: "f" })],
+      [item({ id: "fc", call_id: "c", name: ["f"] })], [item({ id: "fc", call_id: "c", name: "f", arguments: {} })],
+      [{ type: "response.output_item.added", output_index: 0, item: "function_call" }],
+      [responses.callAdded("fc", "c", "f"), { type: "response.function_call_arguments.delta", item_id: 3, output_index: 0, delta: "{}" }],
+      [responses.callAdded("fc", "c", "f"), { type: "response.function_call_arguments.done", item_id: "fc", output_index: 0, arguments: 5 }],
+    ];
+    for (const events of badEvents) {
+      const r = run("responses", [...events, responses.completed()]);
+      expect(codes(r.result.errors), JSON.stringify(events.at(-1))).toContain("bad_event");
+      if (events.length === 1) expect(r.result.calls, `an item that cannot be read starts no call: ${JSON.stringify(events[0])}`).toEqual([]);
+    }
+    const lost = run("responses", [responses.callAdded("fc_3", "c3", "h"), responses.delta("fc_3", "{"), { type: "response.function_call_arguments.delta", item_id: "fc_3", output_index: 0, delta: 5 }, responses.completed()]);
+    expect(codes(lost.result.errors)).toEqual(["bad_event", "lost_fragment"]);
+  });
+
   l2("Anthropic: a tool block's index counts the text block before it; the call's own index is 0", () => {
     const r = run("anthropic", [
       anthropic.start(), anthropic.textBlock(0), anthropic.text(0, "I'll check the weather."), anthropic.stop(0),
