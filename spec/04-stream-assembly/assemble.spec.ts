@@ -476,11 +476,57 @@ describe("4. The other dialects", () => {
     ];
     for (const events of badEvents) {
       const r = run("responses", [...events, responses.completed()]);
-      expect(codes(r.result.errors), JSON.stringify(events.at(-1))).toContain("bad_event");
-      if (events.length === 1) expect(r.result.calls, `an item that cannot be read starts no call: ${JSON.stringify(events[0])}`).toEqual([]);
+      const open = events.length - 1; // the calls started before the event that cannot be read
+      expect(codes(r.result.errors), JSON.stringify(events.at(-1))).toEqual(["bad_event", ...Array(open).fill("lost_fragment")]);
+      expect(r.result.calls, JSON.stringify(events.at(-1))).toEqual([]);
     }
     const lost = run("responses", [responses.callAdded("fc_3", "c3", "h"), responses.delta("fc_3", "{"), { type: "response.function_call_arguments.delta", item_id: "fc_3", output_index: 0, delta: 5 }, responses.completed()]);
     expect(codes(lost.result.errors)).toEqual(["bad_event", "lost_fragment"]);
+  });
+
+  l2("Anthropic: an index that is not an integer of 0 or more is bad_index, a field of the wrong type bad_event; every open tool block then loses its call, in start order", () => {
+    const unreadable: [unknown, string][] = [
+      [{ type: "content_block_delta", index: -1, delta: { type: "input_json_delta", partial_json: "1" } }, "bad_index"],
+      [{ type: "content_block_delta", index: 1.5, delta: { type: "text_delta", text: "x" } }, "bad_index"],
+      [{ type: "content_block_stop", index: "0" }, "bad_index"],
+      [{ type: "content_block_start", index: 3, content_block: "tool_use" }, "bad_event"],
+      [{ type: "content_block_delta", index: 1, delta: "more text" }, "bad_event"],
+      [anthropic.toolBlock(3, 5 as unknown as string, "c"), "bad_event"],
+      [anthropic.toolBlock(3, "toolu_c", 42 as unknown as string), "bad_event"],
+      [anthropic.json(0, 7 as unknown as string), "bad_event"],
+    ];
+    for (const [bad, code] of unreadable) {
+      const r = run("anthropic", [
+        anthropic.start(), anthropic.toolBlock(0, "toolu_a", "a"), anthropic.json(0, "{\"x\":"), anthropic.textBlock(1), anthropic.text(1, "and "),
+        anthropic.toolBlock(2, "toolu_b", "b"), anthropic.json(2, "{"), bad, anthropic.json(0, " 1}"), anthropic.stop(0), anthropic.json(2, "}"), anthropic.stop(2),
+        anthropic.messageDelta("tool_use"), anthropic.end(),
+      ]);
+      expect(r.result.errors.map(aboutCall), JSON.stringify(bad)).toEqual([
+        { code, callIndex: undefined, id: undefined, name: undefined },
+        { code: "lost_fragment", callIndex: 0, id: "toolu_a", name: "a" },
+        { code: "lost_fragment", callIndex: 1, id: "toolu_b", name: "b" },
+      ]);
+      expect(r.result.calls, JSON.stringify(bad)).toEqual([]);
+    }
+  });
+
+  l2("Gemini and Ollama: an event of the wrong shape is bad_event; their calls are whole, so none is lost, and the next event is read as usual", () => {
+    const geminiBad = [
+      { candidates: "none" }, { candidates: [5] }, { candidates: [{ content: 5, index: 0 }] }, { candidates: [{ content: { parts: {} }, index: 0 }] },
+      gemini.chunk([7]), gemini.chunk([{ functionCall: "weather" }]),
+    ];
+    for (const bad of geminiBad) {
+      const r = run("gemini", [bad, gemini.chunk([gemini.call("weather", { city: "Oslo" })], "STOP")]);
+      expect([codes(r.result.errors), r.result.calls.map(brief)], JSON.stringify(bad)).toEqual([["bad_event"], [{ id: "call_0", name: "weather", arguments: { city: "Oslo" } }]]);
+    }
+    const ollamaBad = [
+      { model: "qwen3", message: "hi", done: false }, { model: "qwen3", message: { content: "", tool_calls: {} }, done: false },
+      { model: "qwen3", message: { content: "", tool_calls: [{ function: "weather" }] }, done: false }, { model: "qwen3", message: { content: "", tool_calls: [5] }, done: false },
+    ];
+    for (const bad of ollamaBad) {
+      const r = run("ollama", [bad, ollama.calls({ name: "search", arguments: { q: "tigers" } }), ollama.done()]);
+      expect([codes(r.result.errors), r.result.calls.map(brief)], JSON.stringify(bad)).toEqual([["bad_event"], [{ id: "call_0", name: "search", arguments: { q: "tigers" } }]]);
+    }
   });
 
   l2("Anthropic: a tool block's index counts the text block before it; the call's own index is 0", () => {
