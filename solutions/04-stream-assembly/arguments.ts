@@ -77,3 +77,12 @@ export function utf8Bytes(text: string): number {
   }
   return bytes;
 }
+
+/**
+ * The bytes `piece` adds to a text that ends with `before`. A character outside the BMP cut
+ * between two fragments is one 4-byte character of the whole text, not two lone surrogates of 3.
+ */
+export function utf8BytesAfter(before: string, piece: string): number {
+  const cutPair = (before.charCodeAt(before.length - 1) & 0xfc00) === 0xd800 && (piece.charCodeAt(0) & 0xfc00) === 0xdc00;
+  return utf8Bytes(piece) - (cutPair ? 2 : 0);
+}

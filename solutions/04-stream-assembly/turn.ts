@@ -6,7 +6,7 @@
 // text arrives for a call, a call ends, the stream ends. Every rule that holds in all of them lives
 // here, once: a call is read when it ends and not before, every call ends exactly once (ready, or
 // one error that names it), and whatever is still open when the stream ends never becomes ready.
-import { readArguments, readObjectArguments, readTagContent, utf8Bytes } from "./arguments.ts";
+import { readArguments, readObjectArguments, readTagContent, utf8Bytes, utf8BytesAfter } from "./arguments.ts";
 import { TagScanner } from "./tags.ts";
 import type { ErrorCode, Limits, StreamError, StreamResult, StreamStatus, ToolCall, Update } from "./types.ts";
 
@@ -115,7 +115,7 @@ export class Turn {
   /** Argument text for a call: kept as it comes, read only when the call ends. */
   append(call: Call, piece: string): void {
     if (call.state !== "open" || piece === "") return;
-    call.bytes += utf8Bytes(piece);
+    call.bytes += utf8BytesAfter(call.pieces.at(-1) ?? "", piece);
     if (call.bytes > this.limits.maxArgumentBytes) {
       call.pieces.length = 0;
       return this.fail(call, "arguments_too_large", `the arguments grew past ${this.limits.maxArgumentBytes} bytes`, null);

@@ -207,6 +207,65 @@ describe("1. Chat-completions: text and calls", () => {
     expect(codes(run.result.errors)).toEqual(["server_error", "truncated"]);
     expect(run.result.calls).toEqual([]);
   });
+
+  l2("null counts as absent: a fragment with no function or function null, index null, a delta, tool_calls, content or choices null", () => {
+    const choice = (fields: Record<string, unknown>) => ({ choices: [{ index: 0, ...fields }] });
+    const run = chatRun([
+      choice({ delta: { tool_calls: [{ index: 0, id: "call_n" }] } }),
+      { choices: [{ index: null, delta: { tool_calls: [{ index: null, id: null, function: null }] } }] },
+      choice({ delta: { tool_calls: [{ index: 0, function: { name: "lookup", arguments: "{\"q\":" } }] } }),
+      choice({ delta: null }),
+      choice({ delta: { content: null, tool_calls: null } }),
+      { choices: null, usage: { total_tokens: 3 } },
+      { usage: { total_tokens: 4 } },
+      { choices: [{ index: null, delta: { tool_calls: [{ function: { arguments: " 1}" } }] } }] },
+      { choices: [{ delta: {}, finish_reason: "tool_calls" }] },
+    ]);
+    expect(run.result.errors).toEqual([]);
+    expect(run.result.calls).toEqual([{ index: 0, id: "call_n", name: "lookup", arguments: { q: 1 }, rawArguments: "{\"q\": 1}" }]);
+    expect(run.result).toMatchObject({ status: "complete", finishReason: "tool_calls", usage: { total_tokens: 4 } });
+  });
+
+  l2("a fragment with no index continues the open call; a call with no id takes the next fragment's; an ended call's id is out_of_order", () => {
+    const run = chatRun([
+      chat.calls({ index: 0, name: "weather", arguments: "" }),
+      chat.calls({ index: 0, id: "call_w", arguments: "{\"city\": " }),
+      chat.calls({ arguments: "\"Oslo\"}" }),
+      chat.calls({ index: 1, id: "call_t", name: "time", arguments: "{}" }),
+      chat.calls({ id: "call_w", arguments: " " }),
+      chat.finish("tool_calls"),
+    ]);
+    expect(readyLog(run).map(({ at, call }) => [at, brief(call)])).toEqual([
+      [3, { id: "call_w", name: "weather", arguments: { city: "Oslo" } }],
+      [5, { id: "call_t", name: "time", arguments: {} }],
+    ]);
+    expect(run.steps.map((step) => codes(step.errors))).toEqual([[], [], [], [], ["out_of_order"], []]);
+    expect(run.result.errors[0]).not.toHaveProperty("callIndex");
+  });
+
+  l2("array content: only parts {type: \"text\", text: <a string>} are text, whatever else the array holds", () => {
+    const run = chatRun([
+      chat.delta({ content: [{ type: "thinking", text: "hidden" }, { type: "text", text: 5 }, "plain", null, { type: "text", text: "shown" }, { text: "untyped" }] }),
+      chat.finish("stop"),
+    ]);
+    expect(run.result).toMatchObject({ text: "shown", errors: [] });
+  });
+
+  l2("a delta or a choice that is not an object, tool_calls that is not an array, an entry that is not an object, an id or a name that is not a string: bad_event, the open call lost", () => {
+    const bad: unknown[] = [
+      { choices: [5] }, { choices: [{ index: 0, delta: "x" }] }, chat.delta({ tool_calls: {} }), chat.delta({ tool_calls: [7] }),
+      chat.delta({ tool_calls: [{ index: 0, id: 5 }] }), chat.delta({ tool_calls: [{ index: 0, function: { name: 5 } }] }),
+      chat.delta({ tool_calls: [{ index: 0, function: { name: ["f"], arguments: "1}" } }] }),
+    ];
+    for (const event of bad) {
+      const r = chatRun([...chatCall(0, "call_1", "f", ["{\"a\":"]), event, chat.calls({ index: 0, arguments: " 1}" }), chat.finish("tool_calls")]);
+      expect(r.result.errors.map(aboutCall), JSON.stringify(event)).toEqual([
+        { code: "bad_event", callIndex: undefined, id: undefined, name: undefined },
+        { code: "lost_fragment", callIndex: 0, id: "call_1", name: "f" },
+      ]);
+      expect(r.result.calls, JSON.stringify(event)).toEqual([]);
+    }
+  });
 });
 
 describe("2. When a call is ready", () => {
@@ -649,5 +708,162 @@ describe("4. The other dialects", () => {
     const r = run("anthropic", ["[DONE]", anthropic.start(), anthropic.textBlock(0), anthropic.text(0, "ok"), anthropic.stop(0), anthropic.messageDelta("end_turn"), anthropic.end(), "[DONE]"]);
     expect(r.result).toMatchObject({ text: "ok", status: "complete", errors: [] });
     expect(releasedText(r)).toBe("ok");
+  });
+
+  l2("[DONE] means nothing outside chat-completions, before, between and after the events", () => {
+    const streams = {
+      responses: ["[DONE]", responses.text("a"), "[DONE]", responses.completed(), "[DONE]"],
+      gemini: ["[DONE]", gemini.chunk([{ text: "a" }]), "[DONE]", gemini.chunk([], "STOP"), "[DONE]"],
+      ollama: ["[DONE]", ollama.text("a"), "[DONE]", ollama.done("stop"), "[DONE]"],
+    };
+    for (const [dialect, events] of Object.entries(streams)) {
+      const r = run(dialect as "responses", events);
+      expect(r.result, dialect).toMatchObject({ text: "a", status: "complete", errors: [] });
+      expect(r.steps[2], dialect).toEqual({ text: "", ready: [], errors: [] });
+    }
+  });
+
+  l2("Anthropic: a start for an index already started is out_of_order; a text block's own text is text; deltas of the other kind, and a thinking block's, are ignored", () => {
+    const r = run("anthropic", [
+      anthropic.start(),
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "Hello " } },
+      anthropic.text(0, "world"), anthropic.json(0, "{\"x\": 1}"), anthropic.stop(0),
+      anthropic.toolBlock(1, "toolu_1", "f"), anthropic.text(1, "not text"), anthropic.toolBlock(1, "toolu_2", "g"), anthropic.json(1, "{}"), anthropic.stop(1),
+      { type: "content_block_start", index: 2, content_block: { type: "thinking", thinking: "" } }, anthropic.text(2, "hidden"), anthropic.stop(2),
+      anthropic.messageDelta("tool_use"), anthropic.end(),
+    ]);
+    expect(r.result).toMatchObject({ text: "Hello world", status: "complete" });
+    expect(r.steps.map((step) => step.text).join("|")).toBe("|Hello |world||||||||||||");
+    expect(r.result.calls).toEqual([{ index: 0, id: "toolu_1", name: "f", arguments: {}, rawArguments: "{}" }]);
+    expect(codes(r.result.errors)).toEqual(["out_of_order"]);
+    const badStart = run("anthropic", [anthropic.start(), anthropic.toolBlock(0, "toolu_a", "a"), { type: "content_block_start", index: -1, content_block: { type: "text", text: "" } }]);
+    expect(codes(badStart.result.errors)).toEqual(["bad_index", "lost_fragment"]);
+  });
+
+  l2("Anthropic: after message_stop a block's start, delta or stop is out_of_order and a message_delta changes nothing; a null stop_reason is none", () => {
+    const r = run("anthropic", [
+      { type: "message_start", message: { id: "msg_1", role: "assistant", content: [] } },
+      anthropic.toolBlock(0, "toolu_1", "f"), anthropic.json(0, "{\"a\": 1"),
+      { type: "message_delta", delta: { stop_reason: "end_turn" } }, { type: "message_delta", delta: { stop_reason: null } },
+      anthropic.end(),
+      anthropic.textBlock(1), anthropic.json(0, "}"), anthropic.stop(0),
+      anthropic.messageDelta("max_tokens", { output_tokens: 99 }), anthropic.end(),
+    ]);
+    expect(r.result).toMatchObject({ status: "complete", finishReason: "end_turn", usage: null, calls: [] });
+    expect(r.result.errors.map(aboutCall)).toEqual([
+      { code: "truncated", callIndex: 0, id: "toolu_1", name: "f" },
+      { code: "out_of_order", callIndex: undefined, id: undefined, name: undefined },
+      { code: "out_of_order", callIndex: undefined, id: undefined, name: undefined },
+      { code: "out_of_order", callIndex: undefined, id: undefined, name: undefined },
+    ]);
+    expect(r.steps[5].errors.map((e) => e.code)).toEqual(["truncated"]);
+  });
+
+  l2("Anthropic: max_tokens, model_context_window_exceeded and refusal are incomplete, any other stop reason complete", () => {
+    for (const [reason, status] of [["max_tokens", "incomplete"], ["model_context_window_exceeded", "incomplete"], ["refusal", "incomplete"],
+      ["end_turn", "complete"], ["tool_use", "complete"], ["stop_sequence", "complete"], ["pause_turn", "complete"]]) {
+      const r = run("anthropic", [anthropic.start(), anthropic.textBlock(0), anthropic.text(0, "a"), anthropic.stop(0), anthropic.messageDelta(reason), anthropic.end()]);
+      expect([r.result.status, r.result.finishReason], reason).toEqual([status, reason]);
+    }
+  });
+
+  l2("Anthropic: an error event ends the stream as failed, the open tool block truncated", () => {
+    const r = run("anthropic", [
+      anthropic.start(), anthropic.toolBlock(0, "toolu_e", "f"), anthropic.json(0, "{"),
+      { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }, anthropic.messageDelta("end_turn"), anthropic.end(),
+    ]);
+    expect(r.result).toMatchObject({ status: "failed", finishReason: null, calls: [] });
+    expect(r.steps[3].errors.map(aboutCall)).toEqual([
+      { code: "server_error", callIndex: undefined, id: undefined, name: undefined },
+      { code: "truncated", callIndex: 0, id: "toolu_e", name: "f" },
+    ]);
+    expect(r.result.errors).toHaveLength(2);
+  });
+
+  l2("Responses: after the end, a delta or an end for a call the end truncated is out_of_order, other items and a second end are ignored", () => {
+    const r = run("responses", [
+      responses.callAdded("fc_1", "c1", "f"), responses.delta("fc_1", "{}"), responses.argsDone("fc_1", "{}"),
+      responses.callAdded("fc_2", "c2", "g"), responses.delta("fc_2", "{\"k\": "),
+      responses.completed({ input_tokens: 1, output_tokens: 2 }),
+      responses.delta("fc_2", "1}"), responses.argsDone("fc_2", "{\"k\": 1}"),
+      { type: "response.output_item.done", output_index: 1, item: { id: "msg_1", type: "message", content: [] } },
+      responses.incomplete(),
+      { type: "response.failed", response: { status: "failed", usage: { input_tokens: 9 } } },
+      { type: "error", error: { message: "late" } },
+    ]);
+    expect(r.result).toMatchObject({ status: "complete", finishReason: "completed", usage: { input_tokens: 1, output_tokens: 2 }, text: "" });
+    expect(r.result.calls.map(brief)).toEqual([{ id: "c1", name: "f", arguments: {} }]);
+    expect(r.steps.map((step) => codes(step.errors))).toEqual([[], [], [], [], [], ["truncated"], ["out_of_order"], ["out_of_order"], [], [], [], []]);
+  });
+
+  l2("Responses: an end with no arguments, or arguments null, reads the deltas; with neither, the text is empty; no incomplete_details is the reason incomplete", () => {
+    const r = run("responses", [
+      responses.callAdded("fc_1", "c1", "f"), responses.delta("fc_1", "{\"a\": 1}"), { type: "response.function_call_arguments.done", item_id: "fc_1", arguments: null },
+      responses.callAdded("fc_2", "c2", "now"), { type: "response.output_item.done", item: { id: "fc_2", type: "function_call", call_id: "c2", name: "now" } },
+      responses.text("ok"), { type: "response.output_text.delta", item_id: "msg_1", delta: 5 },
+      { type: "response.incomplete", response: { status: "incomplete" } },
+    ]);
+    expect(r.result.calls).toEqual([
+      { index: 0, id: "c1", name: "f", arguments: { a: 1 }, rawArguments: "{\"a\": 1}" },
+      { index: 1, id: "c2", name: "now", arguments: {}, rawArguments: "" },
+    ]);
+    expect(r.result).toMatchObject({ status: "incomplete", finishReason: "incomplete", text: "ok", usage: null });
+    expect(codes(r.result.errors).filter((code) => code !== "bad_event")).toEqual([]);
+  });
+
+  l2("Responses: response.failed carries its usage; response.incomplete its own", () => {
+    const failed = run("responses", [responses.text("a"), { type: "response.failed", response: { status: "failed", usage: { input_tokens: 5, output_tokens: 0 } } }]);
+    expect(failed.result).toMatchObject({ status: "failed", usage: { input_tokens: 5, output_tokens: 0 } });
+    const cut = run("responses", [{ type: "response.incomplete", response: { incomplete_details: { reason: "content_filter" }, usage: { input_tokens: 4 } } }]);
+    expect(cut.result).toMatchObject({ status: "incomplete", finishReason: "content_filter", usage: { input_tokens: 4 } });
+  });
+
+  l2("Gemini: null counts as absent (candidates, content, parts, error, functionCall, a candidate's index); another candidate is ignored; text must be a string", () => {
+    const r = run("gemini", [
+      { candidates: null, usageMetadata: { totalTokenCount: 1 } },
+      { usageMetadata: { totalTokenCount: 2 } },
+      { candidates: [{ content: null, index: 0 }] },
+      { candidates: [{ content: { parts: null }, index: null }] },
+      { error: null, candidates: [{ index: null, content: { parts: [{ functionCall: null, text: "Hi" }] } }] },
+      { candidates: [{ index: 1, content: { parts: [{ text: "other" }, { functionCall: { name: "x" } }] }, finishReason: "MAX_TOKENS" }] },
+      { candidates: [{ content: { parts: [{ text: 5 }, gemini.call("f", { a: 1 })] }, finishReason: "STOP" }] },
+    ]);
+    expect(r.result).toMatchObject({ text: "Hi", status: "complete", finishReason: "STOP", errors: [], usage: { totalTokenCount: 2 } });
+    expect(r.result.calls.map(brief)).toEqual([{ id: "call_0", name: "f", arguments: { a: 1 } }]);
+  });
+
+  l2("Gemini: an error field ends the stream as failed; a call after the end is out_of_order", () => {
+    const failed = run("gemini", [gemini.chunk([{ text: "a" }]), { error: { code: 429, message: "quota", status: "RESOURCE_EXHAUSTED" } }]);
+    expect(failed.result).toMatchObject({ status: "failed", finishReason: null });
+    expect(codes(failed.result.errors)).toEqual(["server_error"]);
+    const late = run("gemini", [gemini.chunk([gemini.call("f", {})], "STOP"), gemini.chunk([gemini.call("g", {})])]);
+    expect(late.result.calls.map((c) => c.name)).toEqual(["f"]);
+    expect(codes(late.result.errors)).toEqual(["out_of_order"]);
+  });
+
+  l2("Gemini: an id or a thoughtSignature that is not a string is not kept; a name that is not a string is missing_name; args null are {}", () => {
+    const r = run("gemini", [gemini.chunk([
+      { functionCall: { name: "f", args: { a: 1 }, id: 5 }, thoughtSignature: 7 },
+      gemini.call(5 as unknown as string, { b: 2 }),
+      gemini.call("h", null, { id: "" }),
+    ], "STOP")]);
+    expect(r.result.calls).toEqual([
+      { index: 0, id: "call_0", name: "f", arguments: { a: 1 }, rawArguments: "{\"a\":1}" },
+      { index: 2, id: "call_2", name: "h", arguments: {}, rawArguments: "{}" },
+    ]);
+    expect(r.result.errors.map((e) => ({ ...aboutCall(e), raw: e.raw }))).toEqual([{ code: "missing_name", callIndex: 1, id: "call_1", name: undefined, raw: "{\"b\":2}" }]);
+  });
+
+  l2("Ollama: null counts as absent (message, tool_calls, error); content must be a string; a done_reason that is not a string is no finishReason", () => {
+    const r = run("ollama", [
+      { model: "qwen3", message: null, done: false },
+      { model: "qwen3", message: { role: "assistant", content: "Hi", tool_calls: null }, error: null, done: false },
+      { model: "qwen3", message: { role: "assistant", content: 5 }, done: false },
+      { model: "qwen3", message: { role: "assistant", content: "" }, done: true, done_reason: null },
+    ]);
+    expect(r.result).toMatchObject({ text: "Hi", status: "complete", finishReason: null, errors: [], calls: [] });
+    const failed = run("ollama", [ollama.text("a"), { error: "model \"x\" not found" }, ollama.done("stop")]);
+    expect(failed.result).toMatchObject({ status: "failed", finishReason: null });
+    expect(codes(failed.result.errors)).toEqual(["server_error"]);
   });
 });

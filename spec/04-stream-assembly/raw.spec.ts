@@ -4,7 +4,7 @@ import { describe, expect } from "vitest";
 import { createAssembler, DEFAULT_LIMITS, replay, StreamUsageError, type AssemblerOptions } from "@impl/04-stream-assembly";
 import { l3 } from "../support/graded.ts";
 import {
-  aboutCall, anthropic, brief, chat, chatCall, codes, cutAt, cutBytes, everyN, expectLinear, fragment, ndjson, ollama, readyLog,
+  aboutCall, anthropic, brief, chat, chatCall, codes, cutAt, cutBytes, everyN, expectLinear, fragment, gemini, ndjson, ollama, readyLog,
   releasedText, sse, utf8,
 } from "./helpers.ts";
 
@@ -134,6 +134,45 @@ describe("5. Raw streams: pushText and pushBytes", () => {
     const broken = replay({ dialect: "ollama" }, { text: ["{\"message\": oops\n", ndjson([ollama.done()])] });
     expect(codes(broken.result.errors)).toEqual(["bad_event"]);
   });
+
+  l3("[DONE] with whitespace around it ends the stream in its own event, and the open call is ready there", () => {
+    const noFinish = sse(events.slice(0, -3));
+    const r = replay(CHAT, { text: [noFinish, "data:  [DONE] \t\n\n"] });
+    expect(r.steps[1].ready.map((c) => c.name)).toEqual(["weather"]);
+    expect(r.result).toMatchObject({ status: "complete", finishReason: null, errors: [] });
+  });
+
+  l3("a line with no colon is a field with an empty value; only the field event names an event, whatever the others say", () => {
+    const text = `data\n\nid: error\nretry: error\nerror: x\n${sse([chat.text("ok")])}event\ndata: ${JSON.stringify(chat.text("!"))}\n\n`;
+    const r = replay(CHAT, { text: [text] });
+    expect(r.result).toMatchObject({ text: "ok!", status: "cut", errors: [] });
+  });
+
+  l3("a \\r at the end of a chunk and a \\n at the start of the next are one line end, even with empty chunks between them", () => {
+    const lines = JSON.stringify(chat.text("two lines"), null, 1).split("\n").map((l) => `data: ${l}`);
+    const r = replay(CHAT, { text: [`${lines[0]}\r`, "", "", `\n${lines.slice(1).join("\r\n")}\r`, "", "\n\r\n"] });
+    expect(r.result).toMatchObject({ text: "two lines", errors: [] });
+  });
+
+  l3("the byte order mark is dropped at the very start only: after empty chunks still, never at a later chunk's start, and a second one stays", () => {
+    const event = (content: string) => `data: ${JSON.stringify(chat.text(content))}\n\n`;
+    const afterEmpty = replay(CHAT, { text: ["", "\uFEFF" + event("a")] });
+    expect(afterEmpty.result).toMatchObject({ text: "a", errors: [] });
+    const body = event("\uFEFFb");
+    const at = body.indexOf("\uFEFF");
+    expect(replay(CHAT, { text: [body.slice(0, at), body.slice(at)] }).result.text).toBe("\uFEFFb");
+    // Later, U+FEFF is a character like any other: before `data`, it makes a field of another name.
+    expect(replay(CHAT, { text: [event("x"), "\uFEFF" + event("y")] }).result).toMatchObject({ text: "x", errors: [] });
+    expect(replay(CHAT, { bytes: [utf8(event("x")), utf8("\uFEFF" + event("y"))] }).result).toMatchObject({ text: "x", errors: [] });
+    for (const r of [replay(CHAT, { text: ["\uFEFF\uFEFF" + event("c") + event("d")] }), replay(CHAT, { bytes: [utf8("\uFEFF\uFEFF" + event("c") + event("d"))] })]) {
+      expect(r.result).toMatchObject({ text: "d", errors: [] });
+    }
+  });
+
+  l3("NDJSON: a line of spaces and tabs is blank", () => {
+    const r = replay({ dialect: "ollama" }, { text: [`  \t \n${JSON.stringify(ollama.text("Hi"))}\n \r\n\t\n${JSON.stringify(ollama.done())}\n   `] });
+    expect(r.result).toMatchObject({ text: "Hi", status: "complete", errors: [] });
+  });
 });
 
 describe("6. <tool_call> tags in the text", () => {
@@ -188,6 +227,14 @@ describe("6. <tool_call> tags in the text", () => {
     expect(r.result.calls.map((c) => [c.index, c.id, c.name])).toEqual([[4, "call_4", "e"]]);
   });
 
+  l3("a tag's error names its call when the content gave a name, and carries the content as raw", () => {
+    const r = texts(["<tool_call>{\"name\": \"d\", \"arguments\": [1]}</tool_call><tool_call>{\"name\": 5}</tool_call>"]);
+    expect(r.result.errors.map((e) => ({ ...aboutCall(e), raw: e.raw }))).toEqual([
+      { code: "not_an_object", callIndex: 0, id: "call_0", name: "d", raw: "{\"name\": \"d\", \"arguments\": [1]}" },
+      { code: "missing_name", callIndex: 1, id: "call_1", name: undefined, raw: "{\"name\": 5}" },
+    ]);
+  });
+
   l3("tags in the text of every dialect, beside its own calls; off by default", () => {
     const messages = [anthropic.start(), anthropic.textBlock(0), anthropic.text(0, "<tool_call>{\"name\": \"a\"}</tool_call>"), anthropic.stop(0),
       anthropic.toolBlock(1, "toolu_1", "b"), anthropic.json(1, "{}"), anthropic.stop(1), anthropic.messageDelta("tool_use"), anthropic.end()];
@@ -225,6 +272,32 @@ describe("7. Limits and hostile streams", () => {
     expect(codes(whole.result.errors)).toEqual(["arguments_too_large"]);
   });
 
+  l3("maxArgumentBytes counts each character's UTF-8 bytes, 1 to 4, at both sides of every boundary, a character cut between fragments included", () => {
+    const chars: [string, number][] = [["\u007f", 1], ["\u0080", 2], ["\u07ff", 2], ["\u0800", 3], ["\uffff", 3], ["\u{10000}", 4], ["😀", 4], ["\u{10ffff}", 4]];
+    for (const [char, size] of chars) {
+      const text = `{"a": "${char}${char}"}`; // 9 ASCII characters and the character twice
+      const limit = 9 + 2 * size;
+      for (const pieces of [[text], [text.slice(0, 8), text.slice(8)], text.split("")]) {
+        const label = `U+${char.codePointAt(0)!.toString(16)} in ${pieces.length} pieces`;
+        const call = (maxArgumentBytes: number) => replay({ ...CHAT, limits: { maxArgumentBytes } }, { events: [...chatCall(0, "c", "f", pieces), chat.finish("stop")] }).result;
+        expect(call(limit).calls.map((c) => c.rawArguments), label).toEqual([text]);
+        expect(codes(call(limit - 1).errors), label).toEqual(["arguments_too_large"]);
+      }
+      const whole = (maxArgumentBytes: number) => replay({ dialect: "gemini", limits: { maxArgumentBytes } }, { events: [gemini.chunk([gemini.call("f", { a: char })], "STOP")] }).result;
+      expect(whole(8 + size).calls.map((c) => c.arguments), char).toEqual([{ a: char }]); // {"a":"…"} is 8 ASCII characters
+      expect(codes(whole(7 + size).errors), char).toEqual(["arguments_too_large"]);
+    }
+  });
+
+  l3("maxCalls counts the whole calls of Gemini and Ollama too: the one past the limit is refused, once, and gets no place", () => {
+    const g = replay({ dialect: "gemini", limits: { maxCalls: 1 } }, { events: [gemini.chunk([gemini.call("a", {}), gemini.call("b", {})]), gemini.chunk([gemini.call("c", {})], "STOP")] });
+    expect(g.result.calls).toEqual([{ index: 0, id: "call_0", name: "a", arguments: {}, rawArguments: "{}" }]);
+    expect(g.result.errors.map(aboutCall)).toEqual([{ code: "too_many_calls", callIndex: undefined, id: undefined, name: undefined }]);
+    const o = replay({ dialect: "ollama", limits: { maxCalls: 2 } }, { events: [ollama.calls({ name: "a", arguments: {} }, { name: "b", arguments: {} }, { name: "c", arguments: [1] }), ollama.done()] });
+    expect(o.result.calls.map((c) => [c.index, c.name])).toEqual([[0, "a"], [1, "b"]]);
+    expect(codes(o.result.errors)).toEqual(["too_many_calls"]);
+  });
+
   l3("an index of 10^9 is just another index; -1, 1.5 and \"0\" are bad_index and fail the open call", () => {
     const big = replay(CHAT, { events: [...chatCall(1e9, "call_big", "f", ["{\"a\": 1}"]), chat.finish("tool_calls")] });
     expect(big.result.calls.map((c) => [c.index, c.id])).toEqual([[0, "call_big"]]);
@@ -258,6 +331,13 @@ describe("7. Limits and hostile streams", () => {
     for (const dialect of ["responses", "anthropic", "gemini", "ollama"] as const) {
       expect(() => replay({ dialect }, { events: hostile })).not.toThrow();
     }
+  });
+
+  l3("a replay input that is not an object, or whose one form is not an array, throws StreamUsageError", () => {
+    for (const input of [null, 5, "events", [], { events: "x" }, { text: null }, { bytes: utf8("data") }, { events: [], bytes: [] }]) {
+      expect(() => replay(CHAT, input as never), JSON.stringify(input)).toThrow(StreamUsageError);
+    }
+    expect(replay(CHAT, { text: [] }).result.status).toBe("cut");
   });
 
   l3("a wrong use of the API throws StreamUsageError, and nothing else does", () => {
