@@ -27,7 +27,11 @@ const READERS: Record<Dialect, (turn: Turn) => EventReader> = {
 
 function limitsOf(options: AssemblerOptions): Limits {
   const given = typeof options.limits === "object" && options.limits !== null ? options.limits : {};
-  const limits = { maxCalls: given.maxCalls ?? DEFAULT_LIMITS.maxCalls, maxArgumentBytes: given.maxArgumentBytes ?? DEFAULT_LIMITS.maxArgumentBytes };
+  // Only a limit left out or undefined takes its default: null is not a limit, and throws below.
+  const limits = {
+    maxCalls: given.maxCalls === undefined ? DEFAULT_LIMITS.maxCalls : given.maxCalls,
+    maxArgumentBytes: given.maxArgumentBytes === undefined ? DEFAULT_LIMITS.maxArgumentBytes : given.maxArgumentBytes,
+  };
   for (const key of ["maxCalls", "maxArgumentBytes"] as const) {
     const value = limits[key];
     if (!Number.isInteger(value) || value < 1) throw new StreamUsageError(`limits.${key} must be a whole number of 1 or more`);

@@ -1,11 +1,13 @@
 // Kata 4, tasks 5-7 of the README: raw streams (server-sent events, NDJSON, bytes), <tool_call>
 // tags in the text, limits and hostile streams, linear time.
 import { describe, expect } from "vitest";
-import { createAssembler, DEFAULT_LIMITS, replay, StreamUsageError, type AssemblerOptions } from "@impl/04-stream-assembly";
+import {
+  createAssembler, DEFAULT_LIMITS, replay, StreamUsageError, type AssemblerOptions, type Dialect, type ErrorCode, type Limits, type Replay,
+} from "@impl/04-stream-assembly";
 import { l3 } from "../support/graded.ts";
 import {
   aboutCall, anthropic, brief, chat, chatCall, codes, cutAt, cutBytes, everyN, expectLinear, fragment, gemini, ndjson, ollama, readyLog,
-  releasedText, sse, utf8,
+  releasedText, responses, sse, utf8,
 } from "./helpers.ts";
 
 const CHAT: AssemblerOptions = { dialect: "chat-completions" };
@@ -333,6 +335,89 @@ describe("7. Limits and hostile streams", () => {
     }
   });
 
+  l3("every error says what went wrong: each code, in every dialect and form, comes with a message that is not empty", () => {
+    const events = (dialect: Dialect, list: unknown[], limits?: Partial<Limits>): AssemblerOptions & { list: unknown[] } => ({ dialect, limits, list });
+    const open = chatCall(0, "call_1", "f", ["{\"a\":"]);
+    const cases: [ErrorCode, ReturnType<typeof events>][] = [
+      ["out_of_order", events("chat-completions", [chat.finish("stop"), chat.calls({ index: 0, id: "a", name: "f" })])],
+      ["bad_event", events("chat-completions", [...open, chat.delta({ tool_calls: [5] })])],
+      ["bad_event", events("chat-completions", [...open, chat.delta({ tool_calls: [{ index: 0, function: "f" }] })])],
+      ["bad_index", events("chat-completions", [...open, chat.calls({ index: -1, arguments: "1" })])],
+      ["bad_event", events("chat-completions", [...open, chat.delta({ tool_calls: [{ index: 0, id: 5 }] })])],
+      ["out_of_order", events("chat-completions", [...chatCall(0, "a", "f", ["{}"]), ...chatCall(1, "b", "g", ["{}"]), chat.calls({ index: 0, arguments: " " })])],
+      ["bad_event", events("chat-completions", [...open, { choices: [{ index: 0, delta: "x" }] }])],
+      ["bad_event", events("chat-completions", [...open, chat.delta({ tool_calls: {} })])],
+      ["bad_event", events("chat-completions", [...open, 42])],
+      ["server_error", events("chat-completions", [...open, { error: { message: "overloaded" } }])],
+      ["truncated", events("chat-completions", [...open, chat.finish("length")])],
+      ["bad_event", events("chat-completions", [...open, { choices: "x" }])],
+      ["lost_fragment", events("chat-completions", [...open, { choices: [5] }])],
+      ["out_of_order", events("chat-completions", [chat.finish("stop"), chat.text("x")])],
+      ["too_many_calls", events("chat-completions", [...chatCall(0, "a", "f", ["{}"]), ...chatCall(1, "b", "g", ["{}"])], { maxCalls: 1 })],
+      ["name_changed", events("chat-completions", [chat.calls({ index: 0, id: "a", name: "get_" }), chat.calls({ index: 0, name: "weather" })])],
+      ["arguments_too_large", events("chat-completions", [...chatCall(0, "a", "f", ["{\"a\": 1}"])], { maxArgumentBytes: 2 })],
+      ["missing_name", events("chat-completions", [chat.calls({ index: 0, id: "a", arguments: "{}" }), chat.finish("stop")])],
+      ["invalid_json", events("chat-completions", [...chatCall(0, "a", "f", ["{"]), chat.finish("stop")])],
+      ["not_an_object", events("chat-completions", [...chatCall(0, "a", "f", ["[1]"]), chat.finish("stop")])],
+      ["out_of_order", events("gemini", [gemini.chunk([], "STOP"), gemini.chunk([gemini.call("f", {})])])],
+      ["arguments_too_large", events("gemini", [gemini.chunk([gemini.call("f", { a: 1 })])], { maxArgumentBytes: 2 })],
+      ["missing_name", events("gemini", [gemini.chunk([gemini.call("", {})])])],
+      ["not_an_object", events("gemini", [gemini.chunk([gemini.call("f", [1])])])],
+      ["bad_event", events("gemini", [gemini.chunk([7])])],
+      ["bad_event", events("gemini", [gemini.chunk([{ functionCall: "f" }])])],
+      ["bad_event", events("gemini", [{ candidates: [{ content: 5 }] }])],
+      ["bad_event", events("gemini", [{ candidates: [{ content: { parts: {} } }] }])],
+      ["bad_event", events("gemini", [42])],
+      ["server_error", events("gemini", [{ error: { code: 500 } }])],
+      ["bad_event", events("gemini", [{ candidates: {} }])],
+      ["bad_event", events("gemini", [{ candidates: [5] }])],
+      ["bad_event", events("ollama", [{ message: { tool_calls: {} } }])],
+      ["bad_event", events("ollama", [{ message: { tool_calls: [{ function: 5 }] } }])],
+      ["bad_event", events("ollama", [42])],
+      ["server_error", events("ollama", [{ error: "no model" }])],
+      ["bad_event", events("ollama", [{ message: 5 }])],
+      ["bad_index", events("anthropic", [anthropic.toolBlock(0, "t", "f"), anthropic.json(-1, "{}")])],
+      ["out_of_order", events("anthropic", [anthropic.json(5, "{}")])],
+      ["out_of_order", events("anthropic", [anthropic.toolBlock(0, "t", "f"), anthropic.stop(0), anthropic.stop(0)])],
+      ["bad_index", events("anthropic", [{ type: "content_block_start", index: 1.5, content_block: { type: "text", text: "" } }])],
+      ["out_of_order", events("anthropic", [anthropic.textBlock(0), anthropic.textBlock(0)])],
+      ["bad_event", events("anthropic", [{ type: "content_block_start", index: 0, content_block: 5 }])],
+      ["bad_event", events("anthropic", [anthropic.toolBlock(0, 5 as never, "f")])],
+      ["bad_event", events("anthropic", [anthropic.textBlock(0), { type: "content_block_delta", index: 0, delta: 5 }])],
+      ["bad_event", events("anthropic", [anthropic.toolBlock(0, "t", "f"), anthropic.json(0, 7 as never)])],
+      ["bad_event", events("anthropic", [42])],
+      ["out_of_order", events("anthropic", [anthropic.end(), anthropic.textBlock(0)])],
+      ["server_error", events("anthropic", [{ type: "error", error: { type: "overloaded_error" } }])],
+      ["truncated", events("anthropic", [anthropic.toolBlock(0, "t", "f"), anthropic.end()])],
+      ["bad_event", events("responses", [{ type: "response.output_item.added", item: { type: "function_call", call_id: "c", name: "f" } }])],
+      ["out_of_order", events("responses", [responses.callAdded("fc", "c", "f"), responses.callAdded("fc", "c", "f")])],
+      ["bad_event", events("responses", [{ type: "response.function_call_arguments.delta", item_id: 5, delta: "{}" }])],
+      ["out_of_order", events("responses", [responses.delta("fc_9", "{}")])],
+      ["bad_event", events("responses", [responses.callAdded("fc", "c", "f"), { type: "response.function_call_arguments.delta", item_id: "fc", delta: 5 }])],
+      ["out_of_order", events("responses", [responses.callAdded("fc", "c", "f"), responses.argsDone("fc", "{}"), responses.delta("fc", " ")])],
+      ["bad_event", events("responses", [responses.callAdded("fc", "c", "f"), { type: "response.function_call_arguments.done", item_id: "fc", arguments: 5 }])],
+      ["bad_event", events("responses", [42])],
+      ["out_of_order", events("responses", [responses.callAdded("fc", "c", "f"), responses.completed(), responses.delta("fc", "{}")])],
+      ["bad_event", events("responses", [{ type: "response.output_item.added", item: 5 }])],
+      ["server_error", events("responses", [{ type: "response.failed", response: {} }])],
+      ["server_error", events("responses", [{ type: "error", error: {} }])],
+      ["arguments_mismatch", events("responses", [responses.callAdded("fc", "c", "f"), responses.delta("fc", "{\"a\": 1}"), responses.argsDone("fc", "{\"a\": 2}")])],
+    ];
+    const tags: [ErrorCode, string][] = [["invalid_json", "{"], ["not_an_object", "[1]"], ["missing_name", "{}"], ["not_an_object", "{\"name\": \"f\", \"arguments\": 5}"]];
+    const raw: [ErrorCode, AssemblerOptions, string][] = [
+      ["server_error", CHAT, "event: error\ndata: overloaded\n\n"], ["bad_event", CHAT, "data: {oops\n\n"], ["bad_event", { dialect: "ollama" }, "{oops\n"],
+    ];
+    const runs: [string, ErrorCode, Replay][] = [
+      ...cases.map(([code, { list, ...options }]): [string, ErrorCode, Replay] => [JSON.stringify(list.at(-1)), code, replay(options, { events: list })]),
+      ...tags.map(([code, content]): [string, ErrorCode, Replay] => [content, code, replay({ ...CHAT, toolCallTags: true }, { events: [chat.text(`<tool_call>${content}</tool_call>`)] })]),
+      ...raw.map(([code, options, text]): [string, ErrorCode, Replay] => [text, code, replay(options, { text: [text] })]),
+    ];
+    for (const [label, code, run] of runs) {
+      expect(codes(run.result.errors), label).toContain(code);
+      for (const error of run.result.errors) expect([error.code, typeof error.message, error.message.length > 0], label).toEqual([error.code, "string", true]);
+    }
+  });
+
   l3("a replay input that is not an object, or whose one form is not an array, throws StreamUsageError", () => {
     for (const input of [null, 5, "events", [], { events: "x" }, { text: null }, { bytes: utf8("data") }, { events: [], bytes: [] }]) {
       expect(() => replay(CHAT, input as never), JSON.stringify(input)).toThrow(StreamUsageError);
@@ -344,7 +429,7 @@ describe("7. Limits and hostile streams", () => {
     expect(() => createAssembler({ dialect: "openai" as never })).toThrow(StreamUsageError);
     expect(() => createAssembler(null as never)).toThrow(StreamUsageError);
     expect(() => createAssembler({ ...CHAT, toolCallTags: "yes" as never })).toThrow(StreamUsageError);
-    for (const limits of [{ maxCalls: 0 }, { maxArgumentBytes: 1.5 }, { maxCalls: -1 }]) expect(() => createAssembler({ ...CHAT, limits })).toThrow(StreamUsageError);
+    for (const limits of [{ maxCalls: 0 }, { maxArgumentBytes: 1.5 }, { maxCalls: -1 }, { maxCalls: null }]) expect(() => createAssembler({ ...CHAT, limits: limits as never })).toThrow(StreamUsageError);
     const a = createAssembler(CHAT);
     a.push(chat.text("x"));
     expect(() => a.pushText("data: x\n\n")).toThrow(StreamUsageError);
