@@ -368,4 +368,59 @@ describe("7. Safety limits", () => {
     expect(verdict(withLast(494), 1), "rule: a type-only schema at level 500 is applied").toEqual([]);
     expect(verdict(withLast(495), 1), "rule: a type-only schema at level 501 is the depth error").toEqual([["", "depth", ""]]);
   });
+
+  l3("every error's message is a non-empty string: each extraction, argument and schema error, and both depth errors", () => {
+    type Seen = { code: string; message: unknown };
+    const extractError = (message: unknown): Seen => {
+      const [e] = extractToolCalls(message).errors;
+      return { code: e?.code ?? "no error", message: e?.message };
+    };
+    const argumentsError = (holder: Record<string, unknown>): Seen => {
+      const e = extractToolCalls({ name: "f", ...holder }).calls[0]?.argumentsError;
+      return { code: e?.code ?? "no argumentsError", message: e?.message };
+    };
+    const schemaError = (schema: unknown): Seen => {
+      try {
+        validate(schema as Schema, null);
+        return { code: "no error", message: undefined };
+      } catch (e) {
+        return e instanceof SchemaError ? { code: e.code, message: e.message } : { code: `threw ${(e as Error).name}`, message: undefined };
+      }
+    };
+    const depthError = (schema: Schema, instance: unknown): Seen => {
+      const errors = validate(schema, instance).errors;
+      return { code: errors.map((e) => `${e.keyword} at "${e.path}"`).join(", "), message: errors[0]?.message };
+    };
+    const allOf50 = JSON.parse('{"allOf": ['.repeat(50) + '{"items": {"$ref": "#/$defs/d"}}' + "]}".repeat(50)) as Schema;
+    const deepSchema = JSON.parse('{"items": '.repeat(101) + "{}" + "}".repeat(101)) as Schema;
+    // [what, the error it gives, the code (or keyword) the README gives it]
+    const cases: Array<[string, () => Seen, string]> = [
+      ["an unclosed tag", () => extractError('<tool_call>{"name": "f"'), "unclosed_tag"],
+      ["a tag holding no JSON", () => extractError("<tool_call>get_weather(city=Paris)</tool_call>"), "invalid_json"],
+      ["a tag holding a value that is not an object", () => extractError('<tool_call>"f"</tool_call>'), "missing_name"],
+      ["a tool_calls entry that is not an object", () => extractError({ tool_calls: ["oops"] }), "missing_name"],
+      ["an explicit call without a name", () => extractError({ tool_calls: [{ function: { arguments: "{}" } }] }), "missing_name"],
+      ["both arguments and parameters", () => argumentsError({ arguments: "{}", parameters: {} }), "ambiguous_arguments"],
+      ["arguments that do not parse", () => argumentsError({ arguments: '{"city": "Par' }), "invalid_json"],
+      ["arguments that decode to an array", () => argumentsError({ arguments: "[1]" }), "not_an_object"],
+      ["a keyword outside the subset", () => schemaError({ patternProperties: {} }), "unsupported_keyword"],
+      ["a format other than the four", () => schemaError({ format: "ipv4" }), "unsupported_keyword"],
+      ["an unknown type name", () => schemaError({ type: "float" }), "invalid_keyword"],
+      ["a subschema that is neither an object nor a boolean", () => schemaError({ properties: { a: 5 } }), "invalid_keyword"],
+      ["a pattern that RegExp rejects", () => schemaError({ pattern: "(" }), "invalid_keyword"],
+      ["a $ref that is not # or #/$defs/<name>", () => schemaError({ $ref: "other.json#/a" }), "unsupported_ref"],
+      ["a $ref whose name is not valid percent-encoding", () => schemaError({ $ref: "#/$defs/%E0%A4%A" }), "unsupported_ref"],
+      ["a $ref to a missing definition", () => schemaError({ $ref: "#/$defs/missing" }), "unresolved_ref"],
+      ["a $ref loop", () => schemaError({ anyOf: [{ $ref: "#" }] }), "ref_cycle"],
+      ["a catastrophic pattern", () => schemaError({ pattern: "(a+)+" }), "unsafe_pattern"],
+      ["a pattern longer than MAX_PATTERN_LENGTH", () => schemaError({ pattern: "x".repeat(MAX_PATTERN_LENGTH + 1) }), "unsafe_pattern"],
+      ["a schema nested too deep", () => schemaError(deepSchema), "too_deep"],
+      ["an instance nested too deep", () => depthError({}, nestedArray(MAX_DEPTH + 1)), 'depth at ""'],
+      ["a validation too deep to evaluate", () => depthError({ $defs: { d: allOf50 }, $ref: "#/$defs/d" }, nestedArray(99)), 'depth at ""'],
+    ];
+    for (const [what, run, code] of cases) {
+      const { code: seen, message } = run();
+      expect([what, seen, typeof message === "string" && message.length > 0], `rule: ${what} is ${code}, with a message never empty`).toEqual([what, code, true]);
+    }
+  });
 });

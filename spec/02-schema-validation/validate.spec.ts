@@ -540,6 +540,42 @@ describe("4. Report every error, with its path", () => {
     expect(validate({ type: "number" }, fits).errors[0].message).toContain(JSON.stringify(fits));
   });
 
+  l2("length, item-count and number bounds: each message holds the limit and what was got", () => {
+    const trues = (n: number) => Array.from({ length: n }, () => true);
+    // [schema, value, the limit, what was got: any one of them will do]
+    const cases: Array<[Schema, unknown, string, string[]]> = [
+      [{ minLength: 5 }, "ab", "5", ['"ab"']],
+      [{ maxLength: 2 }, "abcd", "2", ['"abcd"']],
+      // For minItems/maxItems the number of items is enough (or the array itself, rendered).
+      [{ minItems: 17 }, trues(3), "17", ["3", JSON.stringify(trues(3))]],
+      [{ maxItems: 4 }, trues(9), "4", ["9", JSON.stringify(trues(9))]],
+      [{ maximum: 17 }, 30, "17", ["30"]],
+      [{ exclusiveMinimum: 41 }, 5, "41", ["5"]],
+      [{ exclusiveMaximum: 23 }, 30, "23", ["30"]],
+      [{ multipleOf: 7 }, 3, "7", ["3"]],
+    ];
+    for (const [schema, value, limit, got] of cases) {
+      const message = validate(schema, value).errors[0]?.message ?? "";
+      const label = `${JSON.stringify(schema)} with ${JSON.stringify(value)}: ${JSON.stringify(message)}`;
+      expect(message.includes(limit), `${label}: rule: the limit`).toBe(true);
+      expect(got.some((part) => message.includes(part)), `${label}: rule: what was got`).toBe(true);
+    }
+  });
+
+  l2("a type message names every allowed type name, each one on its own (not run together with another)", () => {
+    // A type name standing alone: no letter right before or after it.
+    const named = (message: string, name: string) => new RegExp(`(?<![A-Za-z])${name}(?![A-Za-z])`).test(message);
+    const cases: Array<[Schema, unknown, string[]]> = [
+      [{ type: ["string", "null"] }, 42, ["string", "null"]],
+      [{ type: ["integer", "boolean", "array"] }, "x", ["integer", "boolean", "array"]],
+      [{ type: ["number", "object"], format: "uuid" }, true, ["number", "object", "uuid"]],
+    ];
+    for (const [schema, value, names] of cases) {
+      const message = validate(schema, value).errors[0]?.message ?? "";
+      for (const name of names) expect(named(message, name), `${JSON.stringify(schema)}: ${JSON.stringify(message)} names ${name}`).toBe(true);
+    }
+  });
+
   l2("a ref_cycle SchemaError points at the $ref that loops", () => {
     try {
       validate({ anyOf: [{ $ref: "#" }] }, 1);
