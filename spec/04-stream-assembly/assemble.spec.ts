@@ -767,6 +767,19 @@ describe("4. The other dialects", () => {
     }
   });
 
+  l2("Anthropic: only a string text of a text block is text: not a text block's null text, not another block's text, not a delta of another type or a text_delta whose text is not a string", () => {
+    const r = run("anthropic", [
+      anthropic.start(),
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: null } },
+      { type: "content_block_delta", index: 0, delta: { type: "citations_delta", text: "cited" } },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: 5 } },
+      anthropic.text(0, "shown"), anthropic.stop(0),
+      { type: "content_block_start", index: 1, content_block: { type: "thinking", thinking: "", text: "hidden" } }, anthropic.stop(1),
+      anthropic.messageDelta("end_turn"), anthropic.end(),
+    ]);
+    expect(r.result).toMatchObject({ text: "shown", status: "complete", calls: [] });
+  });
+
   l2("Anthropic: an error event ends the stream as failed, the open tool block truncated", () => {
     const r = run("anthropic", [
       anthropic.start(), anthropic.toolBlock(0, "toolu_e", "f"), anthropic.json(0, "{"),
@@ -785,7 +798,7 @@ describe("4. The other dialects", () => {
       responses.callAdded("fc_1", "c1", "f"), responses.delta("fc_1", "{}"), responses.argsDone("fc_1", "{}"),
       responses.callAdded("fc_2", "c2", "g"), responses.delta("fc_2", "{\"k\": "),
       responses.completed({ input_tokens: 1, output_tokens: 2 }),
-      responses.delta("fc_2", "1}"), responses.argsDone("fc_2", "{\"k\": 1}"),
+      responses.delta("fc_2", "1}"), responses.argsDone("fc_2", "{\"k\": 1}"), responses.itemDone("fc_2", "c2", "g", "{\"k\": 1}"),
       { type: "response.output_item.done", output_index: 1, item: { id: "msg_1", type: "message", content: [] } },
       responses.incomplete(),
       { type: "response.failed", response: { status: "failed", usage: { input_tokens: 9 } } },
@@ -793,7 +806,7 @@ describe("4. The other dialects", () => {
     ]);
     expect(r.result).toMatchObject({ status: "complete", finishReason: "completed", usage: { input_tokens: 1, output_tokens: 2 }, text: "" });
     expect(r.result.calls.map(brief)).toEqual([{ id: "c1", name: "f", arguments: {} }]);
-    expect(r.steps.map((step) => codes(step.errors))).toEqual([[], [], [], [], [], ["truncated"], ["out_of_order"], ["out_of_order"], [], [], [], []]);
+    expect(r.steps.map((step) => codes(step.errors))).toEqual([[], [], [], [], [], ["truncated"], ["out_of_order"], ["out_of_order"], ["out_of_order"], [], [], [], []]);
   });
 
   l2("Responses: an end with no arguments, or arguments null, reads the deltas; with neither, the text is empty; no incomplete_details is the reason incomplete", () => {
@@ -811,6 +824,19 @@ describe("4. The other dialects", () => {
     expect(codes(r.result.errors).filter((code) => code !== "bad_event")).toEqual([]);
   });
 
+  l2("Responses: an error event alone ends the stream as failed; the second of a call's two end events is ignored, whatever it carries", () => {
+    const failed = run("responses", [responses.callAdded("fc_1", "c1", "f"), { type: "error", code: "server_error", message: "boom" }, responses.completed()]);
+    expect(failed.result).toMatchObject({ status: "failed", finishReason: null, calls: [] });
+    expect(codes(failed.result.errors)).toEqual(["server_error", "truncated"]);
+    const twice = run("responses", [
+      responses.callAdded("fc_1", "c1", "f"), responses.delta("fc_1", "{}"), responses.argsDone("fc_1", "{}"),
+      { type: "response.output_item.done", item: { id: "fc_1", type: "function_call", call_id: "c1", name: "f", arguments: 5 } },
+      responses.completed(),
+    ]);
+    expect(twice.result).toMatchObject({ status: "complete", errors: [] });
+    expect(twice.result.calls.map(brief)).toEqual([{ id: "c1", name: "f", arguments: {} }]);
+  });
+
   l2("Responses: response.failed carries its usage; response.incomplete its own", () => {
     const failed = run("responses", [responses.text("a"), { type: "response.failed", response: { status: "failed", usage: { input_tokens: 5, output_tokens: 0 } } }]);
     expect(failed.result).toMatchObject({ status: "failed", usage: { input_tokens: 5, output_tokens: 0 } });
@@ -826,6 +852,8 @@ describe("4. The other dialects", () => {
       { candidates: [{ content: { parts: null }, index: null }] },
       { error: null, candidates: [{ index: null, content: { parts: [{ functionCall: null, text: "Hi" }] } }] },
       { candidates: [{ index: 1, content: { parts: [{ text: "other" }, { functionCall: { name: "x" } }] }, finishReason: "MAX_TOKENS" }] },
+      { candidates: [{ index: 0 }] },
+      { candidates: [{ content: { role: "model" }, index: 0 }] },
       { candidates: [{ content: { parts: [{ text: 5 }, gemini.call("f", { a: 1 })] }, finishReason: "STOP" }] },
     ]);
     expect(r.result).toMatchObject({ text: "Hi", status: "complete", finishReason: "STOP", errors: [], usage: { totalTokenCount: 2 } });
@@ -859,9 +887,11 @@ describe("4. The other dialects", () => {
       { model: "qwen3", message: null, done: false },
       { model: "qwen3", message: { role: "assistant", content: "Hi", tool_calls: null }, error: null, done: false },
       { model: "qwen3", message: { role: "assistant", content: 5 }, done: false },
+      { model: "qwen3", done: false },
       { model: "qwen3", message: { role: "assistant", content: "" }, done: true, done_reason: null },
     ]);
     expect(r.result).toMatchObject({ text: "Hi", status: "complete", finishReason: null, errors: [], calls: [] });
+    expect(run("ollama", [ollama.text("a"), { model: "qwen3", done: true, done_reason: 5 }]).result).toMatchObject({ status: "complete", finishReason: null });
     const failed = run("ollama", [ollama.text("a"), { error: "model \"x\" not found" }, ollama.done("stop")]);
     expect(failed.result).toMatchObject({ status: "failed", finishReason: null });
     expect(codes(failed.result.errors)).toEqual(["server_error"]);

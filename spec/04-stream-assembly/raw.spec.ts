@@ -145,7 +145,7 @@ describe("5. Raw streams: pushText and pushBytes", () => {
   });
 
   l3("a line with no colon is a field with an empty value; only the field event names an event, whatever the others say", () => {
-    const text = `data\n\nid: error\nretry: error\nerror: x\n${sse([chat.text("ok")])}event\ndata: ${JSON.stringify(chat.text("!"))}\n\n`;
+    const text = `data\n\nerror: x\nretry: error\nid: error\n${sse([chat.text("ok")])}event\ndata: ${JSON.stringify(chat.text("!"))}\n\n`;
     const r = replay(CHAT, { text: [text] });
     expect(r.result).toMatchObject({ text: "ok!", status: "cut", errors: [] });
   });
@@ -169,6 +169,21 @@ describe("5. Raw streams: pushText and pushBytes", () => {
     for (const r of [replay(CHAT, { text: ["\uFEFF\uFEFF" + event("c") + event("d")] }), replay(CHAT, { bytes: [utf8("\uFEFF\uFEFF" + event("c") + event("d"))] })]) {
       expect(r.result).toMatchObject({ text: "d", errors: [] });
     }
+  });
+
+  l3("data lines are joined with \\n: [DO and NE] on two lines is not [DONE] but data that is not JSON", () => {
+    const r = replay(CHAT, { text: [sse(events.slice(0, 4)), "data: [DO\ndata: NE]\n\n"] });
+    expect(codes(r.result.errors)).toEqual(["bad_event", "lost_fragment"]);
+    expect(r.result.status).toBe("cut");
+  });
+
+  l3("bytes left over at end() that are not a whole UTF-8 character are U+FFFD: a last [DONE] followed by one is no longer [DONE]", () => {
+    const body = utf8(sse(events.slice(0, -3)));
+    const clean = replay(CHAT, { bytes: [body, utf8("data: [DONE]")] });
+    expect(clean.result.status).toBe("complete");
+    const cut = replay(CHAT, { bytes: [body, utf8("data: [DONE]"), Uint8Array.of(0xe4, 0xb8)] });
+    expect(cut.result.status).toBe("cut");
+    expect(cut.end.errors.map(aboutCall)).toEqual([{ code: "truncated", callIndex: 1, id: "call_2", name: "weather" }]);
   });
 
   l3("NDJSON: a line of spaces and tabs is blank", () => {
@@ -288,6 +303,21 @@ describe("7. Limits and hostile streams", () => {
       const whole = (maxArgumentBytes: number) => replay({ dialect: "gemini", limits: { maxArgumentBytes } }, { events: [gemini.chunk([gemini.call("f", { a: char })], "STOP")] }).result;
       expect(whole(8 + size).calls.map((c) => c.arguments), char).toEqual([{ a: char }]); // {"a":"…"} is 8 ASCII characters
       expect(codes(whole(7 + size).errors), char).toEqual(["arguments_too_large"]);
+    }
+  });
+
+  l3("maxArgumentBytes counts the bytes TextEncoder writes for the whole text: lone surrogates are 3, a pair cut between fragments 4", () => {
+    const oddities = ["\ud800", "\udc00", "\udbff\u0041", "\u0041\udfff", "\udc00\ud800", "\ud83d\ud83d", "\ud83d\ude00\ude00", "\ud800\udc00", "é\ud83d"];
+    for (const odd of oddities) {
+      const text = `{"a": "${odd}"}`;
+      const size = new TextEncoder().encode(text).length;
+      for (let cut = 1; cut < text.length; cut++) {
+        const pieces = [text.slice(0, cut), text.slice(cut)];
+        const label = `${JSON.stringify(pieces)}: ${size} bytes`;
+        const call = (maxArgumentBytes: number) => replay({ ...CHAT, limits: { maxArgumentBytes } }, { events: [...chatCall(0, "c", "f", pieces), chat.finish("stop")] }).result;
+        expect(call(size).calls.map((c) => c.rawArguments), label).toEqual([text]);
+        expect(codes(call(size - 1).errors), label).toEqual(["arguments_too_large"]);
+      }
     }
   });
 
