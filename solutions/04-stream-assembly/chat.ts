@@ -16,12 +16,18 @@ export function chatReader(turn: Turn): EventReader {
   let open: Call | null = null;
   /** The index the open call's fragments carry; undefined when they carry none. */
   let openIndex: number | undefined;
+  /**
+   * The id that tells the open call's fragments apart: its first id, taken even after the call
+   * failed (a failed call keeps the id its error named, but its later fragments still name it).
+   */
+  let openId: string | undefined;
   const endedIds = new Set<string>();
   const endedIndexes = new Set<number>();
 
   const endOpen = () => {
     if (open === null) return;
-    if (open.id !== null) endedIds.add(open.id);
+    // A refused call has no place: its fragments go nowhere, later ones too, and raise nothing.
+    if (openId !== undefined && open.index >= 0) endedIds.add(openId);
     if (openIndex !== undefined) endedIndexes.add(openIndex);
     turn.endCall(open);
     open = null;
@@ -54,14 +60,16 @@ export function chatReader(turn: Turn): EventReader {
     if (id === WRONG || name === WRONG || args === WRONG) return turn.unreadable("bad_event", "a tool call's id, name or arguments is not a string");
 
     const continues = open !== null && (index === undefined || index === openIndex)
-      && (id === undefined || open.id === null || id === open.id);
+      && (id === undefined || openId === undefined || id === openId);
     if (!continues) {
       const late = id !== undefined ? endedIds.has(id) : index !== undefined && endedIndexes.has(index);
       if (late) return turn.streamError("out_of_order", "a fragment of a call that has already ended");
       endOpen();
       open = turn.startCall();
       openIndex = index;
+      openId = undefined;
     }
+    openId ??= id;
     const call = open!;
     turn.setId(call, id);
     turn.setName(call, name);

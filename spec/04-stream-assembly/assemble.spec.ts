@@ -386,6 +386,19 @@ describe("2. When a call is ready", () => {
     expect(run.result.calls.map((c) => c.index)).toEqual([0]);
     expect(run.result.errors.map((e) => [e.callIndex, e.code])).toEqual([[1, "invalid_json"], [2, "missing_name"], [3, "truncated"]]);
   });
+
+  l2("a call that failed before it had an id still takes the next fragment's id: a fragment with another id then starts the next call", () => {
+    const run = chatRun([
+      chat.calls({ index: 0, name: "get_", arguments: "" }),
+      chat.calls({ index: 0, name: "weather", arguments: "{" }),
+      chat.calls({ index: 0, id: "call_x", arguments: "}" }),
+      chat.calls({ index: 0, id: "call_x", arguments: " " }),
+      chat.calls({ index: 0, id: "call_y", name: "time", arguments: "{}" }),
+      chat.finish("tool_calls"),
+    ]);
+    expect(run.result.errors.map(aboutCall)).toEqual([{ code: "name_changed", callIndex: 0, id: "call_0", name: "get_" }]);
+    expect(run.result.calls).toEqual([{ index: 1, id: "call_y", name: "time", arguments: {}, rawArguments: "{}" }]);
+  });
 });
 
 describe("3. Reading the arguments", () => {
