@@ -27,8 +27,10 @@ export function chatReader(turn: Turn): EventReader {
   const endOpen = () => {
     if (open === null) return;
     // A refused call has no place: its fragments go nowhere, later ones too, and raise nothing.
-    if (openId !== undefined && open.index >= 0) endedIds.add(openId);
-    if (openIndex !== undefined) endedIndexes.add(openIndex);
+    if (open.index >= 0) {
+      if (openId !== undefined) endedIds.add(openId);
+      if (openIndex !== undefined) endedIndexes.add(openIndex);
+    }
     turn.endCall(open);
     open = null;
   };

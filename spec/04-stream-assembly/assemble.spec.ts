@@ -215,6 +215,7 @@ describe("1. Chat-completions: text and calls", () => {
       { choices: [{ index: null, delta: { tool_calls: [{ index: null, id: null, function: null }] } }] },
       choice({ delta: { tool_calls: [{ index: 0, function: { name: "lookup", arguments: "{\"q\":" } }] } }),
       choice({ delta: null }),
+      { choices: [{ index: 0 }] },
       choice({ delta: { content: null, tool_calls: null } }),
       { choices: null, usage: { total_tokens: 3 } },
       { usage: { total_tokens: 4 } },
@@ -791,6 +792,7 @@ describe("4. The other dialects", () => {
       anthropic.messageDelta("end_turn"), anthropic.end(),
     ]);
     expect(r.result).toMatchObject({ text: "shown", status: "complete", calls: [] });
+    expect(releasedText(r)).toBe("shown");
   });
 
   l2("Anthropic: an error event ends the stream as failed, the open tool block truncated", () => {

@@ -277,6 +277,16 @@ describe("7. Limits and hostile streams", () => {
     expect(DEFAULT_LIMITS).toEqual({ maxCalls: 128, maxArgumentBytes: 1048576 });
   });
 
+  l3("a refused call's fragments go nowhere and raise nothing, also when they come back after the next refused call started", () => {
+    const r = replay({ ...CHAT, limits: { maxCalls: 1 } }, { events: [
+      ...chatCall(0, "call_a", "f", ["{}"]), ...chatCall(1, "call_b", "g", ["{}"]), ...chatCall(2, "call_c", "h", ["{}"]),
+      chat.calls({ id: "call_b", arguments: " " }), chat.calls({ index: 1, id: "call_b", arguments: " " }), chat.calls({ index: 1, arguments: " " }),
+      chat.finish("tool_calls"),
+    ] });
+    expect(r.result.calls.map(brief)).toEqual([{ id: "call_a", name: "f", arguments: {} }]);
+    expect(codes(r.result.errors)).toEqual(["too_many_calls"]);
+  });
+
   l3("maxArgumentBytes counts UTF-8 bytes: at the limit the call is ready, one byte more is arguments_too_large without raw", () => {
     const text = "{\"city\": \"北京\"}"; // 12 ASCII characters and two of 3 bytes: 18 bytes
     const at = replay({ ...CHAT, limits: { maxArgumentBytes: 18 } }, { events: [...chatCall(0, "c", "f", [text.slice(0, 11), text.slice(11)]), chat.finish("stop")] });
@@ -307,7 +317,7 @@ describe("7. Limits and hostile streams", () => {
   });
 
   l3("maxArgumentBytes counts the bytes TextEncoder writes for the whole text: lone surrogates are 3, a pair cut between fragments 4", () => {
-    const oddities = ["\ud800", "\udc00", "\udbff\u0041", "\u0041\udfff", "\udc00\ud800", "\ud83d\ud83d", "\ud83d\ude00\ude00", "\ud800\udc00", "é\ud83d"];
+    const oddities = ["\ud800", "\udc00", "\udbff\u0041", "\u0041\udfff", "é\udc00", "\u4e2d\udfff", "\udc00\udc00", "\udc00\ud800", "\ud83d\ud83d", "\ud83d\ude00\ude00", "\ud800\udc00", "é\ud83d"];
     for (const odd of oddities) {
       const text = `{"a": "${odd}"}`;
       const size = new TextEncoder().encode(text).length;
@@ -453,6 +463,35 @@ describe("7. Limits and hostile streams", () => {
       expect(() => replay(CHAT, input as never), JSON.stringify(input)).toThrow(StreamUsageError);
     }
     expect(replay(CHAT, { text: [] }).result.status).toBe("cut");
+  });
+
+  l3("a StreamUsageError says what was misused: every one has a message that is not empty", () => {
+    const ended = () => {
+      const a = createAssembler(CHAT);
+      a.end();
+      return a;
+    };
+    const misuses: [string, () => unknown][] = [
+      ["a limit of 0", () => createAssembler({ ...CHAT, limits: { maxArgumentBytes: 0 } })],
+      ["an unknown dialect", () => createAssembler({ dialect: "openai" as never })],
+      ["toolCallTags 1", () => createAssembler({ ...CHAT, toolCallTags: 1 as never })],
+      ["a push after end()", () => ended().push(chat.text("x"))],
+      ["pushBytes after push", () => { const a = createAssembler(CHAT); a.push(chat.text("x")); return a.pushBytes(utf8("x")); }],
+      ["pushText of a number", () => createAssembler(CHAT).pushText(7 as never)],
+      ["pushBytes of a string", () => createAssembler(CHAT).pushBytes("x" as never)],
+      ["a second end()", () => ended().end()],
+      ["a replay input with two forms", () => replay(CHAT, { events: [], text: [] } as never)],
+    ];
+    for (const [label, misuse] of misuses) {
+      let thrown: unknown;
+      try {
+        misuse();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, label).toBeInstanceOf(StreamUsageError);
+      expect(typeof (thrown as Error).message === "string" && (thrown as Error).message.length > 0, label).toBe(true);
+    }
   });
 
   l3("a wrong use of the API throws StreamUsageError, and nothing else does", () => {
