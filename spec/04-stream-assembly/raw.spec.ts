@@ -156,6 +156,16 @@ describe("5. Raw streams: pushText and pushBytes", () => {
     expect(r.result).toMatchObject({ text: "two lines", errors: [] });
   });
 
+  l3("a \\r\\n cut between two chunks is one line end, and a \\n in the chunk after that is a blank line; an event line with no colon names the event \"\"", () => {
+    const a = `data: ${JSON.stringify(chat.text("a"))}`;
+    const b = `data: ${JSON.stringify(chat.text("b"))}`;
+    const r = replay(CHAT, { text: [`${a}\r`, "\n", "\n", `${b}\n\n`] });
+    expect(r.steps.map((step) => step.text)).toEqual(["", "", "a", "b"]);
+    expect(r.result.errors).toEqual([]);
+    const renamed = replay(CHAT, { text: [`event: error\nevent\n${a}\n\n`] });
+    expect(renamed.result).toMatchObject({ text: "a", errors: [] });
+  });
+
   l3("the byte order mark is dropped at the very start only: after empty chunks still, never at a later chunk's start, and a second one stays", () => {
     const event = (content: string) => `data: ${JSON.stringify(chat.text(content))}\n\n`;
     const afterEmpty = replay(CHAT, { text: ["", "\uFEFF" + event("a")] });
