@@ -194,6 +194,23 @@ describe("3. Validate against the keyword subset", () => {
     }
   });
 
+  l2("a SchemaError's schemaPath points at the offending keyword wherever it is nested: anyOf, oneOf, allOf, not, $defs, properties, items", () => {
+    const cases: [unknown, string, string][] = [
+      [{ anyOf: [{ type: "null" }, { pattern: "(" }] }, "invalid_keyword", "/anyOf/1/pattern"],
+      [{ oneOf: [{ pattern: "(a+)+" }] }, "unsafe_pattern", "/oneOf/0/pattern"],
+      [{ allOf: [true, { maxLength: 1.5 }] }, "invalid_keyword", "/allOf/1/maxLength"],
+      [{ not: { pattern: "[" } }, "invalid_keyword", "/not/pattern"],
+      [{ $defs: { word: { pattern: "(x*)*" } }, $ref: "#/$defs/word" }, "unsafe_pattern", "/$defs/word/pattern"],
+      [{ properties: { a: { $ref: "#/$defs/missing" } } }, "unresolved_ref", "/properties/a/$ref"],
+      [{ items: { $ref: "other.json" } }, "unsupported_ref", "/items/$ref"],
+      [{ additionalProperties: { anyOf: [{ $ref: 5 }] } }, "invalid_keyword", "/additionalProperties/anyOf/0/$ref"],
+      [{ not: { oneOf: [{ const: 1 }, { enum: 3 }] } }, "invalid_keyword", "/not/oneOf/1/enum"],
+    ];
+    for (const [schema, code, schemaPath] of cases) {
+      expect(schemaError(schema), JSON.stringify(schema)).toEqual({ code, schemaPath });
+    }
+  });
+
   l2("the schema is checked whole, even where the instance never goes", () => {
     expect(schemaErrorCode({ properties: { unused: { minimun: 1 } } }, {})).toBe("unsupported_keyword");
     expect(schemaErrorCode({ anyOf: [true, { foo: 1 }] }, 1)).toBe("unsupported_keyword");
