@@ -635,7 +635,122 @@ describe("7. Limits and hostile streams", () => {
   });
 });
 
-describe("The public API: a wrong use throws StreamUsageError, and only a wrong use", () => {
+describe("7. Limits and hostile streams", () => {
+  l3("each error of each dialect and form, raised by other events than the visible specs', has a message that is not empty", () => {
+    const open = (name: string) => chatCall(3, `call_${name}`, name, ["{\"q\": "]);
+    const streams: [ErrorCode, AssemblerOptions, unknown[]][] = [
+      ["out_of_order", CHAT, [chat.finish("tool_calls"), chat.calls({ index: 4, id: "late", name: "g", arguments: "{}" })]],
+      ["bad_event", CHAT, [...open("a"), chat.delta({ tool_calls: ["x"] })]],
+      ["bad_event", CHAT, [...open("b"), chat.delta({ tool_calls: [{ index: 3, function: [] }] })]],
+      ["bad_index", CHAT, [...open("c"), chat.calls({ index: 2.5, arguments: "1" })]],
+      ["bad_event", CHAT, [...open("d"), chat.delta({ tool_calls: [{ index: 3, id: [] }] })]],
+      ["out_of_order", CHAT, [...chatCall(5, "x", "f", ["{}"]), ...chatCall(6, "y", "g", ["{}"]), chat.calls({ id: "x", arguments: "1" })]],
+      ["bad_event", CHAT, [...open("e"), { choices: [{ index: 0, delta: 7 }] }]],
+      ["bad_event", CHAT, [...open("f"), chat.delta({ tool_calls: "[]" })]],
+      ["bad_event", CHAT, [...open("g"), "oops"]],
+      ["server_error", CHAT, [...open("h"), { error: "rate limited" }]],
+      ["truncated", CHAT, [...open("i"), chat.finish("content_filter")]],
+      ["bad_event", CHAT, [{ choices: { 0: {} } }]],
+      ["lost_fragment", CHAT, [...open("j"), { choices: [null] }]],
+      ["out_of_order", CHAT, ["[DONE]", chat.text("late")]],
+      ["too_many_calls", { ...CHAT, limits: { maxCalls: 2 } }, [...chatCall(0, "a", "f", ["{}"]), ...chatCall(1, "b", "g", ["{}"]), ...chatCall(2, "c", "h", ["{}"])]],
+      ["name_changed", CHAT, [chat.calls({ index: 1, id: "n", name: "read" }), chat.calls({ index: 1, name: "write" })]],
+      ["arguments_too_large", { ...CHAT, limits: { maxArgumentBytes: 5 } }, [...chatCall(0, "a", "f", ["{\"q\": \"long\"}"])]],
+      ["missing_name", CHAT, [chat.calls({ index: 2, id: "m", arguments: "{\"a\": 1}" }), "[DONE]"]],
+      ["invalid_json", CHAT, [...chatCall(0, "a", "f", ["{\"a\": tru"]), "[DONE]"]],
+      ["not_an_object", CHAT, [...chatCall(0, "a", "f", ["\"Paris\""]), "[DONE]"]],
+      ["out_of_order", { dialect: "gemini" }, [gemini.chunk([], "MAX_TOKENS"), gemini.chunk([gemini.call("late", {})])]],
+      ["arguments_too_large", { dialect: "gemini", limits: { maxArgumentBytes: 8 } }, [gemini.chunk([gemini.call("f", { city: "Lyon" })])]],
+      ["missing_name", { dialect: "gemini" }, [gemini.chunk([{ functionCall: { args: {} } }])]],
+      ["not_an_object", { dialect: "gemini" }, [gemini.chunk([gemini.call("f", "x")])]],
+      ["bad_event", { dialect: "gemini" }, [gemini.chunk(["text"])]],
+      ["bad_event", { dialect: "gemini" }, [gemini.chunk([{ functionCall: [1] }])]],
+      ["bad_event", { dialect: "gemini" }, [{ candidates: [{ content: "x" }] }]],
+      ["bad_event", { dialect: "gemini" }, [{ candidates: [{ content: { parts: "x" } }] }]],
+      ["bad_event", { dialect: "gemini" }, [[]]],
+      ["server_error", { dialect: "gemini" }, [{ error: { message: "quota" } }]],
+      ["bad_event", { dialect: "gemini" }, [{ candidates: "x" }]],
+      ["bad_event", { dialect: "gemini" }, [{ candidates: [null] }]],
+      ["bad_event", { dialect: "ollama" }, [{ message: { tool_calls: "x" } }]],
+      ["bad_event", { dialect: "ollama" }, [{ message: { tool_calls: [{}] } }]],
+      ["bad_event", { dialect: "ollama" }, ["line"]],
+      ["server_error", { dialect: "ollama" }, [{ error: { message: "boom" } }]],
+      ["bad_event", { dialect: "ollama" }, [{ message: [] }]],
+      ["arguments_too_large", { dialect: "ollama", limits: { maxArgumentBytes: 3 } }, [ollama.calls({ name: "f", arguments: { a: 1 } })]],
+      ["bad_index", { dialect: "anthropic" }, [anthropic.toolBlock(2, "t", "f"), anthropic.stop(-3)]],
+      ["out_of_order", { dialect: "anthropic" }, [anthropic.stop(4)]],
+      ["out_of_order", { dialect: "anthropic" }, [anthropic.textBlock(1), anthropic.stop(1), anthropic.text(1, "x")]],
+      ["bad_index", { dialect: "anthropic" }, [{ type: "content_block_start", index: "2", content_block: { type: "text", text: "" } }]],
+      ["out_of_order", { dialect: "anthropic" }, [anthropic.toolBlock(1, "t", "f"), anthropic.toolBlock(1, "u", "g")]],
+      ["bad_event", { dialect: "anthropic" }, [{ type: "content_block_start", index: 1, content_block: null }]],
+      ["bad_event", { dialect: "anthropic" }, [anthropic.toolBlock(1, "t", [] as never)]],
+      ["bad_event", { dialect: "anthropic" }, [anthropic.toolBlock(1, "t", "f"), { type: "content_block_delta", index: 1, delta: "x" }]],
+      ["bad_event", { dialect: "anthropic" }, [anthropic.toolBlock(1, "t", "f"), anthropic.json(1, null as never)]],
+      ["bad_event", { dialect: "anthropic" }, [true]],
+      ["out_of_order", { dialect: "anthropic" }, [anthropic.end(), anthropic.toolBlock(0, "t", "f")]],
+      ["server_error", { dialect: "anthropic" }, [{ type: "error", error: { type: "api_error", message: "x" } }]],
+      ["truncated", { dialect: "anthropic" }, [anthropic.toolBlock(3, "t", "f"), anthropic.json(3, "{"), anthropic.messageDelta("max_tokens"), anthropic.end()]],
+      ["bad_event", { dialect: "responses" }, [{ type: "response.output_item.added", item: { type: "function_call", id: "fc", call_id: "c", name: 5 } }]],
+      ["out_of_order", { dialect: "responses" }, [responses.callAdded("fc_2", "c", "f"), responses.argsDone("fc_2", "{}"), responses.callAdded("fc_2", "c", "f")]],
+      ["bad_event", { dialect: "responses" }, [{ type: "response.function_call_arguments.done", item_id: [], arguments: "{}" }]],
+      ["out_of_order", { dialect: "responses" }, [responses.argsDone("fc_7", "{}")]],
+      ["bad_event", { dialect: "responses" }, [responses.callAdded("fc", "c", "f"), { type: "response.function_call_arguments.delta", item_id: "fc", delta: null }]],
+      ["out_of_order", { dialect: "responses" }, [responses.callAdded("fc", "c", "f"), responses.itemDone("fc", "c", "f", "{}"), responses.delta("fc", "1")]],
+      ["bad_event", { dialect: "responses" }, [responses.callAdded("fc", "c", "f"), { type: "response.output_item.done", item: { id: "fc", type: "function_call", arguments: {} } }]],
+      ["bad_event", { dialect: "responses" }, [7]],
+      ["out_of_order", { dialect: "responses" }, [responses.callAdded("fc", "c", "f"), responses.incomplete(), responses.argsDone("fc", "{}")]],
+      ["bad_event", { dialect: "responses" }, [{ type: "response.output_item.done", item: "fc" }]],
+      ["server_error", { dialect: "responses" }, [{ type: "response.failed", response: { error: { code: "x" } } }]],
+      ["server_error", { dialect: "responses" }, [{ type: "error", message: "x" }]],
+      ["arguments_mismatch", { dialect: "responses" }, [responses.callAdded("fc", "c", "f"), responses.delta("fc", "{}"), responses.itemDone("fc", "c", "f", "{\"b\": 1}")]],
+    ];
+    const tags: [ErrorCode, string][] = [["invalid_json", "{\"name\": "], ["not_an_object", "\"f\""], ["missing_name", "{\"name\": \"\"}"], ["not_an_object", "{\"name\": \"g\", \"arguments\": [1]}"]];
+    const raw: [ErrorCode, AssemblerOptions, string][] = [
+      ["server_error", { dialect: "anthropic" }, "event: error\ndata: {}\n\n"], ["bad_event", { dialect: "responses" }, "data: {\"type\"\n\n"],
+      ["bad_event", { dialect: "ollama" }, "{\"done\": tru\n"],
+    ];
+    const runs: [string, ErrorCode, Replay][] = [
+      ...streams.map(([code, options, events]): [string, ErrorCode, Replay] => [JSON.stringify(events.at(-1)), code, replay(options, { events })]),
+      ...tags.map(([code, content]): [string, ErrorCode, Replay] => [content, code, replay({ dialect: "ollama", toolCallTags: true }, { events: [ollama.text(`${OPEN}${content}${CLOSE}`)] })]),
+      ...raw.map(([code, options, text]): [string, ErrorCode, Replay] => [text, code, replay(options, { text: everyN(text, 3) })]),
+    ];
+    for (const [label, code, run] of runs) {
+      expect(codes(run.result.errors), label).toContain(code);
+      for (const error of run.result.errors) expect([error.code, typeof error.message, error.message.length > 0], label).toEqual([error.code, "string", true]);
+    }
+  });
+
+  l3("each StreamUsageError, raised by other misuses than the visible specs', has a message that is not empty", () => {
+    const ended = (a: Assembler) => {
+      a.end();
+      return a;
+    };
+    const misuses: [string, () => unknown][] = [
+      ["a maxCalls of 1.5", () => createAssembler({ ...CHAT, limits: { maxCalls: 1.5 } })],
+      ["a dialect of null", () => createAssembler({ dialect: null as never })],
+      ["toolCallTags \"false\"", () => createAssembler({ ...CHAT, toolCallTags: "false" as never })],
+      ["pushText after end()", () => ended(createAssembler(CHAT)).pushText("x")],
+      ["push after pushText", () => { const a = createAssembler(CHAT); a.pushText("data: x"); return a.push({}); }],
+      ["pushText of null", () => createAssembler(CHAT).pushText(null as never)],
+      ["pushBytes of an array", () => createAssembler(CHAT).pushBytes([1, 2] as never)],
+      ["end() twice after a push", () => { const a = createAssembler(CHAT); a.push(chat.text("x")); a.end(); return a.end(); }],
+      ["a replay input with no form", () => replay(CHAT, { lines: [] } as never)],
+    ];
+    for (const [label, misuse] of misuses) {
+      let thrown: unknown;
+      try {
+        misuse();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, label).toBeInstanceOf(StreamUsageError);
+      expect(typeof (thrown as Error).message === "string" && (thrown as Error).message.length > 0, label).toBe(true);
+    }
+  });
+});
+
+describe("7. Limits and hostile streams", () => {
+  // The public API: a wrong use throws StreamUsageError, and only a wrong use.
   l3("options that are not an object, and a dialect that is not one of the five, throw in createAssembler and in replay", () => {
     const rows: [string, unknown][] = [
       ["undefined", undefined], ["a dialect's name alone", "chat-completions"], ["a number", 42], ["true", true], ["an array", ["chat-completions"]],
