@@ -7,7 +7,7 @@ import { createAssembler, replay, StreamUsageError, type Dialect, type StreamErr
 import { l1, l2 } from "../../support/graded.ts";
 import { anyStream, chatStreamOf } from "../arbitraries.ts";
 import {
-  aboutCall, anthropic, brief, chat, chatCall, codes, fragment, gemini, ollama, readyLog, releasedErrors, responses,
+  aboutCall, anthropic, brief, chat, chatCall, codes, fragment, gemini, ollama, readyLog, releasedErrors, releasedText, responses,
 } from "../helpers.ts";
 
 const chatRun = (events: unknown[]) => replay({ dialect: "chat-completions" }, { events });
@@ -490,6 +490,19 @@ describe("2. When a call is ready", () => {
       expect(r.result, label).toMatchObject({ status: "complete", finishReason: "completed", text: "", calls: [], usage: { input_tokens: 3, output_tokens: 4 } });
       expect(codes(r.result.errors), label).toEqual(["truncated", ...errors]);
     }
+  });
+});
+
+describe("2. When a call is ready", () => {
+  l2("Anthropic: after message_stop a text block's start is out_of_order too, and a text block's text that is not a string is never text", () => {
+    const r = replay({ dialect: "anthropic" }, { events: [
+      anthropic.start(), { type: "content_block_start", index: 0, content_block: { type: "text", text: 7 } }, anthropic.text(0, "seven"), anthropic.stop(0),
+      anthropic.messageDelta("end_turn"), anthropic.end(),
+      { type: "content_block_start", index: 1, content_block: { type: "text", text: "" } },
+    ] });
+    expect(r.result).toMatchObject({ text: "seven", status: "complete" });
+    expect(releasedText(r)).toBe("seven");
+    expect(r.steps.map((step) => codes(step.errors))).toEqual([[], [], [], [], [], [], ["out_of_order"]]);
   });
 });
 

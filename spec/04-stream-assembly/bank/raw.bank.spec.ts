@@ -636,6 +636,38 @@ describe("7. Limits and hostile streams", () => {
 });
 
 describe("7. Limits and hostile streams", () => {
+  l3("maxArgumentBytes is what TextEncoder writes for the whole text, whatever the cuts: pairs cut between fragments, lone surrogates beside other characters", () => {
+    const texts = ["{\"clef\": \"𝄞𝄞\"}", "{\"a\": \"\udbff\"}", "{\"b\": \"x\ud834\"}", "{\"c\": \"\udd1e\u00e9\"}", "{\"d\": \"\u4e2d\udc01\udc01\"}", "{\"e\": \"🙂\ud83d\"}"];
+    for (const text of texts) {
+      const size = new TextEncoder().encode(text).length;
+      const units = text.split("");
+      const cutsOf = [units, [text.slice(0, 9), text.slice(9, 10), text.slice(10, 11), text.slice(11)], [text.slice(0, 10), text.slice(10)]];
+      for (const pieces of cutsOf) {
+        const label = `${JSON.stringify(pieces)}: ${size} bytes`;
+        const result = (maxArgumentBytes: number) => replay({ ...CHAT, limits: { maxArgumentBytes } }, { events: [...chatCall(2, "call_u", "u", pieces.filter((p) => p !== "")), chat.finish("tool_calls")] }).result;
+        expect(result(size).calls.map((c) => c.rawArguments), label).toEqual([text]);
+        expect(codes(result(size - 1).errors), label).toEqual(["arguments_too_large"]);
+      }
+    }
+  });
+
+  l3("a refused call named again by its id or its index, after another refused call started, goes nowhere and raises nothing", () => {
+    const r = replay({ ...CHAT, limits: { maxCalls: 2 } }, { events: [
+      ...chatCall(4, "k4", "a", ["{}"]), ...chatCall(5, "k5", "b", ["{}"]), ...chatCall(6, "k6", "c", ["{}"]), ...chatCall(7, "k7", "d", ["{}"]),
+      chat.calls({ index: 6, arguments: "1" }), chat.calls({ id: "k6", arguments: "2" }), chat.calls({ index: 7, id: "k7", arguments: "3" }),
+      chat.calls({ index: 5, arguments: " " }),
+      chat.finish("tool_calls"),
+    ] });
+    expect(r.result.calls.map((c) => c.id)).toEqual(["k4", "k5"]);
+    expect(codes(r.result.errors)).toEqual(["too_many_calls", "out_of_order"]);
+  });
+
+  l3("data lines are joined with \\n: a number cut across two data lines is not one number", () => {
+    const r = replay(CHAT, { text: [sse([chat.calls({ index: 0, id: "c", name: "f", arguments: "{" })]), `data: {"choices":[{"index":0,"delta":{"content":"x"}}],"n":1\ndata: 2}\n\n`] });
+    expect(codes(r.result.errors)).toEqual(["bad_event", "lost_fragment"]);
+    expect(r.result.text).toBe("");
+  });
+
   l3("each error of each dialect and form, raised by other events than the visible specs', has a message that is not empty", () => {
     const open = (name: string) => chatCall(3, `call_${name}`, name, ["{\"q\": "]);
     const streams: [ErrorCode, AssemblerOptions, unknown[]][] = [
