@@ -3,7 +3,7 @@
 // dialect, raw streams, the README's rules as oracles) are in streams.ts, re-exported here.
 import { expect } from "vitest";
 import { cpuTimeMs } from "../support/time-limits.ts";
-import type { ErrorCode, Replay, StreamError, ToolCall, Update } from "@impl/04-stream-assembly";
+import { StreamUsageError, type ErrorCode, type Replay, type StreamError, type ToolCall, type Update } from "@impl/04-stream-assembly";
 import type { Reading, Stream } from "./streams.ts";
 
 export * from "./streams.ts";
@@ -62,6 +62,31 @@ export function expectStream(run: Replay, s: Stream, stepOf: (event: number) => 
   expect(result.status, "the status").toBe("complete");
   expect(result.finishReason, "the finish reason").toBe(s.finishReason);
   expect(result.toolTurn, "toolTurn").toBe(s.outcomes.length > 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages (free text, never empty)
+
+/** Each run raised its code, and every error it raised carries a message that is not empty. */
+export function expectErrorsWithMessages(runs: readonly [label: string, code: ErrorCode, run: Replay][]): void {
+  for (const [label, code, run] of runs) {
+    expect(codes(run.result.errors), label).toContain(code);
+    for (const error of run.result.errors) expect([error.code, typeof error.message, error.message.length > 0], label).toEqual([error.code, "string", true]);
+  }
+}
+
+/** Each misuse throws a StreamUsageError whose message is not empty. */
+export function expectUsageErrorsWithMessages(misuses: readonly [label: string, misuse: () => unknown][]): void {
+  for (const [label, misuse] of misuses) {
+    let thrown: unknown;
+    try {
+      misuse();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown, label).toBeInstanceOf(StreamUsageError);
+    expect(typeof (thrown as Error).message === "string" && (thrown as Error).message.length > 0, label).toBe(true);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

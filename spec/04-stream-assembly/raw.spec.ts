@@ -7,7 +7,7 @@ import {
 import { l3 } from "../support/graded.ts";
 import {
   aboutCall, anthropic, brief, chat, chatCall, codes, cutAt, cutBytes, everyN, expectLinear, fragment, gemini, ndjson, ollama, readyLog,
-  releasedText, responses, sse, utf8,
+  expectErrorsWithMessages, expectUsageErrorsWithMessages, releasedText, responses, sse, utf8,
 } from "./helpers.ts";
 
 const CHAT: AssemblerOptions = { dialect: "chat-completions" };
@@ -462,10 +462,7 @@ describe("7. Limits and hostile streams", () => {
       ...tags.map(([code, content]): [string, ErrorCode, Replay] => [content, code, replay({ ...CHAT, toolCallTags: true }, { events: [chat.text(`<tool_call>${content}</tool_call>`)] })]),
       ...raw.map(([code, options, text]): [string, ErrorCode, Replay] => [text, code, replay(options, { text: [text] })]),
     ];
-    for (const [label, code, run] of runs) {
-      expect(codes(run.result.errors), label).toContain(code);
-      for (const error of run.result.errors) expect([error.code, typeof error.message, error.message.length > 0], label).toEqual([error.code, "string", true]);
-    }
+    expectErrorsWithMessages(runs);
   });
 
   l3("a replay input that is not an object, or whose one form is not an array, throws StreamUsageError", () => {
@@ -492,16 +489,7 @@ describe("7. Limits and hostile streams", () => {
       ["a second end()", () => ended().end()],
       ["a replay input with two forms", () => replay(CHAT, { events: [], text: [] } as never)],
     ];
-    for (const [label, misuse] of misuses) {
-      let thrown: unknown;
-      try {
-        misuse();
-      } catch (error) {
-        thrown = error;
-      }
-      expect(thrown, label).toBeInstanceOf(StreamUsageError);
-      expect(typeof (thrown as Error).message === "string" && (thrown as Error).message.length > 0, label).toBe(true);
-    }
+    expectUsageErrorsWithMessages(misuses);
   });
 
   l3("a wrong use of the API throws StreamUsageError, and nothing else does", () => {

@@ -9,7 +9,7 @@ import { l3 } from "../../support/graded.ts";
 import { anthropicStreamOf, choose, cutChoices, rawHardCuts, responsesStreamOf, tagHardCuts, taggedText, utf8HardCuts, writeSse } from "../arbitraries.ts";
 import {
   anthropic, brief, byteOffsets, chat, chatCall, codes, cutAt, cutBytes, everyN, expectLinear, expectStream, gemini, ndjson,
-  ollama, readyLog, releasedBy, releasedErrors, releasedText, responses, sse, utf8,
+  expectErrorsWithMessages, expectUsageErrorsWithMessages, ollama, readyLog, releasedBy, releasedErrors, releasedText, responses, sse, utf8,
 } from "../helpers.ts";
 
 const CHAT: AssemblerOptions = { dialect: "chat-completions" };
@@ -746,10 +746,7 @@ describe("7. Limits and hostile streams", () => {
       ...tags.map(([code, content]): [string, ErrorCode, Replay] => [content, code, replay({ dialect: "ollama", toolCallTags: true }, { events: [ollama.text(`${OPEN}${content}${CLOSE}`)] })]),
       ...raw.map(([code, options, text]): [string, ErrorCode, Replay] => [text, code, replay(options, { text: everyN(text, 3) })]),
     ];
-    for (const [label, code, run] of runs) {
-      expect(codes(run.result.errors), label).toContain(code);
-      for (const error of run.result.errors) expect([error.code, typeof error.message, error.message.length > 0], label).toEqual([error.code, "string", true]);
-    }
+    expectErrorsWithMessages(runs);
   });
 
   l3("each StreamUsageError, raised by other misuses than the visible specs', has a message that is not empty", () => {
@@ -768,16 +765,7 @@ describe("7. Limits and hostile streams", () => {
       ["end() twice after a push", () => { const a = createAssembler(CHAT); a.push(chat.text("x")); a.end(); return a.end(); }],
       ["a replay input with no form", () => replay(CHAT, { lines: [] } as never)],
     ];
-    for (const [label, misuse] of misuses) {
-      let thrown: unknown;
-      try {
-        misuse();
-      } catch (error) {
-        thrown = error;
-      }
-      expect(thrown, label).toBeInstanceOf(StreamUsageError);
-      expect(typeof (thrown as Error).message === "string" && (thrown as Error).message.length > 0, label).toBe(true);
-    }
+    expectUsageErrorsWithMessages(misuses);
   });
 });
 
