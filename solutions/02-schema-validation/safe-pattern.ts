@@ -7,23 +7,15 @@
 //   - a source longer than MAX_PATTERN_LENGTH.
 import { MAX_PATTERN_LENGTH, SchemaError } from "./types.ts";
 
-/** Compiled patterns, by source: the same tool schema is validated again and again. */
-const cache = new Map<string, RegExp>();
-
+/** The pattern as a RegExp, or a SchemaError at `schemaPath` when it is unsafe or invalid. */
 export function compilePattern(source: string, schemaPath: string): RegExp {
-  const hit = cache.get(source);
-  if (hit) return hit;
   const problem = unsafeReason(source);
   if (problem) throw new SchemaError("unsafe_pattern", schemaPath, `pattern ${JSON.stringify(source)} refused: ${problem}`);
-  let re: RegExp;
   try {
-    re = new RegExp(source, "u");
+    return new RegExp(source, "u");
   } catch (e) {
     throw new SchemaError("invalid_keyword", schemaPath, `pattern ${JSON.stringify(source)} is not a valid regular expression: ${(e as Error).message}`);
   }
-  if (cache.size > 1000) cache.clear(); // a bound, not an LRU: schemas are few in practice
-  cache.set(source, re);
-  return re;
 }
 
 interface Group {

@@ -28,7 +28,6 @@ import { describeValue } from "./feedback.ts";
 import { FORMATS, type FormatName } from "./formats.ts";
 import { jsonEqual } from "./json-equal.ts";
 import { childPointer, escapeSegment } from "./pointer.ts";
-import { compilePattern } from "./safe-pattern.ts";
 import { checkSchema, isPlainObject, resolveRef } from "./schema-check.ts";
 import {
   MAX_DEPTH,
@@ -56,7 +55,8 @@ export function validate(schema: Schema, instance: unknown, options?: ValidateOp
     // went (see `enter`); if it left some unentered, the whole instance is measured now, before
     // the result is used. Either way, a value too deep is the one depth error, as if it had been
     // measured first: the errors found meanwhile are dropped.
-    if (run.unentered && nestingDepthExceeds(instance, MAX_DEPTH)) throw TOO_DEEP_VALUE;
+    // (Only an array or an object leaves something unentered, so the instance is one.)
+    if (run.unentered && nestingDepthExceeds(instance as object, MAX_DEPTH)) throw TOO_DEEP_VALUE;
     if (!coerce) return { valid: errors.length === 0, errors, value: instance, coercions: [] };
     const coercions = run.coercions === undefined ? [] : [...run.coercions.values()];
     const value = applyCoercions(instance, coercions);
@@ -90,33 +90,28 @@ function depthError(message: string, instance: unknown): ValidationResult {
 /**
  * Measured without recursion (an explicit stack), so that a 10,000-deep array is a clear error
  * instead of a stack overflow. Used on what validation did not enter (see `validate`) and on a
- * value about to be rendered or compared whole (`measured`). It makes no array of children (no
- * Object.values) and stacks only containers.
+ * value about to be rendered or compared whole (`measured`): always an array or an object. It
+ * makes no array of children (no Object.values) and stacks only containers.
  */
-function nestingDepthExceeds(instance: unknown, max: number): boolean {
+function nestingDepthExceeds(instance: object, max: number): boolean {
   let value = instance;
   let depth = 1;
   // Containers still to look into, each followed by its depth. Created on the first nested one:
   // most tool arguments are one flat object.
   let stack: unknown[] | undefined;
   for (;;) {
-    if (typeof value === "object" && value !== null) {
-      if (depth > max) return true;
-      if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) {
-          const child: unknown = value[i];
-          if (typeof child === "object" && child !== null) (stack ??= []).push(child, depth + 1);
-        }
-      } else {
-        for (const key in value) {
-          const child = (value as Obj)[key];
-          if (typeof child === "object" && child !== null && hasOwn.call(value, key)) (stack ??= []).push(child, depth + 1);
-        }
+    if (depth > max) return true;
+    if (Array.isArray(value)) {
+      for (const child of value) if (typeof child === "object" && child !== null) (stack ??= []).push(child, depth + 1);
+    } else {
+      for (const key in value) {
+        const child = (value as Obj)[key];
+        if (typeof child === "object" && child !== null && hasOwn.call(value, key)) (stack ??= []).push(child, depth + 1);
       }
     }
     if (stack === undefined || stack.length === 0) return false;
     depth = stack.pop() as number;
-    value = stack.pop();
+    value = stack.pop() as object;
   }
 }
 
@@ -274,7 +269,8 @@ class Compiler {
         format: format === undefined ? undefined : { isValid: FORMATS[format], name: format, at: at("format") },
         minLength: has("minLength") ? { limit: s.minLength as number, at: at("minLength") } : undefined,
         maxLength: has("maxLength") ? { limit: s.maxLength as number, at: at("maxLength") } : undefined,
-        pattern: has("pattern") ? { regex: compilePattern(s.pattern as string, at("pattern")), source: s.pattern as string, at: at("pattern") } : undefined,
+        // (checkSchema compiled it already, so it is safe and valid: the schema is compiled once.)
+        pattern: has("pattern") ? { regex: new RegExp(s.pattern as string, "u"), source: s.pattern as string, at: at("pattern") } : undefined,
       };
     }
     if (NUMBER_KEYWORDS.some(([keyword]) => has(keyword))) {
