@@ -157,6 +157,20 @@ describe("7. Safety limits", () => {
     expect(typeof deeper[0]?.message, "rule: the depth error has a message").toBe("string");
   });
 
+  l3("`null` is not a level either (though typeof null is \"object\"): 100 nested arrays or objects around null are fine", () => {
+    const around = (wrap: (inner: unknown) => unknown, levels: number): unknown => {
+      let value: unknown = null;
+      for (let i = 0; i < levels; i++) value = wrap(value);
+      return value;
+    };
+    for (const [name, wrap] of [["arrays", (v: unknown) => [v]], ["objects", (v: unknown) => ({ a: v })]] as const) {
+      for (const schema of [{}, true, { type: name === "arrays" ? "array" : "object" }] as Schema[]) {
+        expect(validate(schema, around(wrap, MAX_DEPTH)).errors, `rule: ${MAX_DEPTH} nested ${name} around null under ${JSON.stringify(schema)} are fine`).toEqual([]);
+        expect(validate(schema, around(wrap, MAX_DEPTH + 1)).errors.map((e) => e.keyword), `rule: ${MAX_DEPTH + 1} nested ${name} around null are one depth error`).toEqual(["depth"]);
+      }
+    }
+  });
+
   l3("patterns: a pattern of exactly MAX_PATTERN_LENGTH characters is accepted, one more is refused", () => {
     expect(patternVerdict("a".repeat(1000))).toBe("accepted");
     expect(patternVerdict("a".repeat(1001))).toBe("unsafe_pattern");

@@ -29,6 +29,21 @@ describe("7. Safety limits", () => {
     }
   });
 
+  l3(`null is no level: ${MAX_DEPTH} mixed levels with nulls beside and below them are fine, one more is the depth error`, () => {
+    // The innermost level an object or an array, by `shift`.
+    const nest = (levels: number, shift: number) => {
+      let d: unknown = null;
+      for (let i = 0; i < levels; i++) d = (i + shift) % 2 ? { k: d, n: null } : [null, d];
+      return d;
+    };
+    for (const schema of [{}, { type: ["array", "object"] }] as Schema[]) {
+      for (const shift of [0, 1]) {
+        expect(validate(schema, nest(MAX_DEPTH, shift)).errors, JSON.stringify(schema)).toEqual([]);
+        expect(validate(schema, nest(MAX_DEPTH + 1, shift)).errors.map((e) => e.keyword), JSON.stringify(schema)).toEqual(["depth"]);
+      }
+    }
+  });
+
   l3("a $ref loop through allOf is ref_cycle; recursion that moves into the instance is fine", () => {
     expect(schemaError({ $defs: { a: { $ref: "#/$defs/b" }, b: { allOf: [{ $ref: "#/$defs/a" }] } }, $ref: "#/$defs/a" }, 1)).toMatch(/^ref_cycle /);
     const list: Schema = { $defs: { l: { anyOf: [{ type: "null" }, { type: "object", properties: { next: { $ref: "#/$defs/l" } } }] } }, $ref: "#/$defs/l" };
