@@ -538,7 +538,7 @@ function loadSync(sandbox: Sandbox, spec: KataSpec): void {
  * START_LIMIT_MS), which is no code's doing. The verdict waits for one turn of the event loop past
  * its timer, so an answer that has arrived is read first, however busy this process was.
  */
-function loadLimit(sandbox: Sandbox, fresh: boolean): { stop(): void } {
+function loadLimit(sandbox: Sandbox, fresh: boolean): { stop(): void; readonly notStarted: boolean } {
   const asked = Date.now();
   let began: number | undefined;
   let start: Schedule | undefined;
@@ -548,6 +548,8 @@ function loadLimit(sandbox: Sandbox, fresh: boolean): { stop(): void } {
   };
   if (!fresh) begin();
   let stopped = false;
+  /** Stopped before its process existed: the machine's failure, not the kata's. */
+  let notStarted = false;
   const why = (cause: string) => `the kata did not finish loading: ${cause} (an endless loop, or a promise that never settles, at import?), so its process was stopped`;
   const verdict = (): string | undefined => {
     if (began === undefined) {
@@ -568,13 +570,18 @@ function loadLimit(sandbox: Sandbox, fresh: boolean): { stop(): void } {
     if (!verdict()) return;
     setImmediate(() => {
       const cause = stopped ? undefined : verdict();
-      if (cause) sandbox.kill(cause);
+      if (!cause) return;
+      notStarted = began === undefined;
+      sandbox.kill(cause);
     });
   }, LOAD_CHECK_MS);
   return {
     stop() {
       stopped = true;
       clearInterval(timer);
+    },
+    get notStarted() {
+      return notStarted;
     },
   };
 }
@@ -597,7 +604,7 @@ export async function connect(kataId: string, spec: KataSpec): Promise<KataLink>
   } catch (error) {
     const failure = loadFailure(sandbox, error);
     // A kata that could not load fails every later file at once; a machine too busy to start a process may do better for the next.
-    if (!sandbox.alive && !(failure as Error).message.includes(NOT_STARTED)) h.loadFailures.set(kataId, (failure as Error).message);
+    if (!sandbox.alive && !limit.notStarted) h.loadFailures.set(kataId, (failure as Error).message);
     throw failure;
   } finally {
     limit.stop();
