@@ -86,6 +86,12 @@ interface Index {
   candidates: Array<{ candidate: string; state: string; score: number; integrity: string; results: string | null; katas: Array<{ kata: string; score: number; integrity: string }> }>;
 }
 
+// The limit per kata run is wall time (60 s by default): inside `npm test`, beside its other lanes,
+// kata 1's run of the reference has needed more than that on a slow day, and lost the tests it had
+// not reached. What these tests compare does not depend on it, so the rounds that grade the
+// reference get a generous one.
+const GENEROUS_LIMIT = ["--timeout", "300"];
+
 describe("grade:round", () => {
   test("its rows are each folder's own npm run grade; CSV, JSON, Markdown and HTML agree", { timeout: 420_000 }, async () => {
     // A reference, a known-bad fixture made into a real folder, a probe as written, the stubs.
@@ -97,12 +103,8 @@ describe("grade:round", () => {
     const folders = [join(PROJECT_ROOT, "solutions"), knownBad, probe, join(PROJECT_ROOT, "katas")];
     const out = join(work, "round1");
     const seed = "7";
-    // The limit per kata run is wall time (60 s by default): inside `npm test`, beside its other
-    // lanes, kata 1's run of the reference has needed more than that on a slow day, and lost the
-    // tests it had not reached. What this test compares does not depend on it: a generous limit.
-    const limit = ["--timeout", "300"];
     const ownGrade = async (folder: string, file: string, more: string[] = []) => {
-      const graded = await runCommand("scripts/grade.ts", ["--impl", folder, "--kata", "1", "--seed", seed, ...limit, "--jobs", "1", "--json", join(work, file), ...more]);
+      const graded = await runCommand("scripts/grade.ts", ["--impl", folder, "--kata", "1", "--seed", seed, ...GENEROUS_LIMIT, "--jobs", "1", "--json", join(work, file), ...more]);
       expect(graded.code, graded.out).toBe(0);
       return readJson<Results>(join(work, file));
     };
@@ -110,7 +112,7 @@ describe("grade:round", () => {
     // whose grade is not known beforehand. The reference's is 100 on every level, the stub's 0, both clean.
     const ownGrades = Promise.all([ownGrade(knownBad, "own-1.json", ["--markdown", join(work, "own.md")]), ownGrade(probe, "own-2.json")]);
     const known = (score: number) => ({ score, x_integrity: "ok", x_katas: [{ kata: "01-regex-dispatch", score, integrity: { status: "ok" }, levels: { L1: score, L2: score, L3: score } }] }) as unknown as Results;
-    const round1 = await round([...folders, "--kata", "1", "--seed", seed, ...limit, "--jobs", "2", "--json", out, "--csv", join(out, "board.csv"), "--markdown", join(out, "board.md"), "--html", join(out, "board.html")]);
+    const round1 = await round([...folders, "--kata", "1", "--seed", seed, ...GENEROUS_LIMIT, "--jobs", "2", "--json", out, "--csv", join(out, "board.csv"), "--markdown", join(out, "board.md"), "--html", join(out, "board.html")]);
     expect(round1.code, round1.out).toBe(0);
     const own = [known(100), ...(await ownGrades), known(0)];
 
@@ -199,8 +201,7 @@ describe("grade:round", () => {
     mkdirSync(hostile, { recursive: true });
     // The worst case: it knows every path of the round.
     writeFileSync(join(hostile, "index.ts"), hostileCandidate({ signals: SIGNALS, targets: [join(honest, "01-regex-dispatch", "index.ts"), join(out, "index.json"), join(out, "honest.json"), join(out, "hostile.json")] }));
-    // A generous limit per kata run, as above: the honest neighbour must not lose tests to the machine's load.
-    const attacked = await round([honest, join(work, "hostile"), "--kata", "1", "--seed", "7", "--timeout", "300", "--jobs", "2", "--json", out]);
+    const attacked = await round([honest, join(work, "hostile"), "--kata", "1", "--seed", "7", ...GENEROUS_LIMIT, "--jobs", "2", "--json", out]);
     expect(attacked.code, attacked.out).toBe(0);
     const index = readJson<Index>(join(out, "index.json"));
     const row = (name: string) => index.candidates.find((c) => c.candidate === name)!;
